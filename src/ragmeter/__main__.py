@@ -1,0 +1,5 @@
+"""``python -m ragmeter`` runs the CLI."""
+
+from ragmeter.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The ``ragmeter`` command: one thin module per command group."""

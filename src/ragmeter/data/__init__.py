@@ -1,0 +1,1 @@
+"""Streaming readers and writers for every benchmark format ragmeter knows."""

@@ -1,0 +1,1 @@
+"""LLM backends behind one protocol (see `ragmeter.llm.protocol`)."""
