@@ -1,0 +1,1 @@
+"""Scoring: CRAG rules, refusal detection, LLM judges, aggregation with slices and intervals."""

@@ -1,0 +1,230 @@
+"""Answer normalisation for exact and alias matching.
+
+Two answers that differ only in case, accents, punctuation, articles, white
+space, number words versus digits ("twenty-one" / "21"), thousands separators
+("1,234" / "1234") or trailing decimal zeros ("2.50" / "2.5") normalise to the
+same string. The transformation is applied identically to both sides of a
+comparison, so an imperfection (e.g. "second" is left alone because it is also
+a unit of time) never makes two different answers match that would not match
+as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+__all__ = ["normalize_answer", "normalize_text", "number_value", "tokens"]
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_TEENS = {
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+}
+# Ordinal words become "1st", "3rd"...; "second" is left out on purpose: it is
+# far more often the unit of time than the ordinal in short answers.
+_ORDINALS = {
+    "first": "1st",
+    "third": "3rd",
+    "fourth": "4th",
+    "fifth": "5th",
+    "sixth": "6th",
+    "seventh": "7th",
+    "eighth": "8th",
+    "ninth": "9th",
+    "tenth": "10th",
+    "eleventh": "11th",
+    "twelfth": "12th",
+}
+_ARTICLES = frozenset({"a", "an", "the"})
+
+_THOUSANDS_SEP = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+_NEGATIVE = re.compile(r"(?:(?<=^)|(?<=[\s(]))[-\u2212](?=\d)")
+_APOSTROPHES = re.compile(r"['\u2018\u2019\u02bc`]")
+_NUMERIC = re.compile(r"^\d+(?:\.\d+)?$")
+_PROTECTED_DOT = "\u2024"  # one-dot leader: stands in for a decimal point while punctuation goes
+
+
+def _strip_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _is_punct(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat.startswith("P") or cat.startswith("S")
+
+
+def normalize_text(text: str) -> str:
+    """Lower case, strip accents, drop punctuation and collapse white space.
+
+    Decimal points between digits, thousands separators (removed) and a minus
+    sign before a number (kept as the word ``minus``) survive; apostrophes are
+    removed without leaving a space, so "don't" becomes "dont".
+    """
+    t = _strip_accents(unicodedata.normalize("NFKC", text)).casefold()
+    # Repeated so that "1,234,567" loses both separators (matches cannot overlap).
+    t = _THOUSANDS_SEP.sub("", t)
+    t = _THOUSANDS_SEP.sub("", t)
+    t = _NEGATIVE.sub("minus ", t)
+    t = _DECIMAL_POINT.sub(_PROTECTED_DOT, t)
+    t = t.replace("%", " percent ")
+    t = _APOSTROPHES.sub("", t)
+    t = "".join(" " if _is_punct(ch) and ch != _PROTECTED_DOT else ch for ch in t)
+    t = t.replace(_PROTECTED_DOT, ".")
+    return " ".join(t.split())
+
+
+def number_value(token: str) -> Decimal | None:
+    """The value of a digit token ("12", "2.50"), or None when it is not one."""
+    if not _NUMERIC.match(token):
+        return None
+    try:
+        return Decimal(token)
+    except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
+        return None
+
+
+def _format_number(value: Decimal) -> str:
+    """Canonical digits: no exponent, no trailing decimal zeros."""
+    if value == value.to_integral_value():
+        return str(int(value))
+    return format(value.normalize(), "f")
+
+
+def _word_number_tokens(words: list[str]) -> list[str]:
+    """Replace runs of number words (and digits followed by scale words) by digits."""
+    out: list[str] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        value, used = _parse_number(words, i)
+        if used:
+            out.append(_format_number(value))
+            i += used
+        else:
+            w = words[i]
+            num = number_value(w)
+            out.append(_format_number(num) if num is not None else _ORDINALS.get(w, w))
+            i += 1
+    return out
+
+
+def _parse_number(words: list[str], start: int) -> tuple[Decimal, int]:
+    """Parse the longest well-formed number starting at ``start``.
+
+    Returns ``(value, tokens_used)``; ``tokens_used`` is 0 when no number
+    words start there. A lone digit token is not consumed here (the caller
+    formats it); digits count only when a scale word follows ("1.2 million").
+    """
+    total = Decimal(0)
+    current = Decimal(0)
+    last: str | None = None  # kind of the previous token in this number
+    last_scale = 10**15
+    used = 0
+    i = start
+    saw_word = False
+    while i < len(words):
+        w = words[i]
+        digits = number_value(w)
+        if digits is not None:
+            if last is not None:
+                break
+            current = digits
+            last = "digits"
+        elif w in _UNITS:
+            if last not in (None, "tens", "hundred", "scale"):
+                break
+            current += _UNITS[w]
+            last = "unit"
+            saw_word = True
+        elif w in _TEENS:
+            if last not in (None, "hundred", "scale"):
+                break
+            current += _TEENS[w]
+            last = "teen"
+            saw_word = True
+        elif w in _TENS:
+            if last not in (None, "hundred", "scale"):
+                break
+            current += _TENS[w]
+            last = "tens"
+            saw_word = True
+        elif w == "hundred":
+            if last == "hundred" or current >= 100:
+                break
+            current = (current if last is not None else Decimal(1)) * 100
+            last = "hundred"
+            saw_word = True
+        elif w in _SCALES:
+            scale = _SCALES[w]
+            if scale >= last_scale:
+                break
+            total += (current if last is not None else Decimal(1)) * scale
+            current = Decimal(0)
+            last_scale = scale
+            last = "scale"
+            saw_word = True
+        elif w == "and" and last in ("hundred", "scale") and i + 1 < len(words):
+            nxt = words[i + 1]
+            if nxt not in _UNITS and nxt not in _TEENS and nxt not in _TENS:
+                break
+            i += 1
+            continue
+        else:
+            break
+        i += 1
+        used = i - start
+    if not saw_word:
+        return Decimal(0), 0
+    return total + current, used
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised tokens of ``text`` with articles removed and numbers as digits."""
+    words = normalize_text(text).split()
+    # Articles go before number parsing so that "a hundred" reads as "hundred" = 100.
+    words = [w for w in words if w not in _ARTICLES]
+    return _word_number_tokens(words)
+
+
+def normalize_answer(text: str) -> str:
+    """The canonical form used to compare a prediction with a gold answer."""
+    return " ".join(tokens(text))

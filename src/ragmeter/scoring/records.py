@@ -1,0 +1,288 @@
+"""On-disk records of CRAG scoring: per-sample verdicts and aggregated results.
+
+``samples.jsonl`` holds one `ScoredSample` per question; ``results.json`` holds
+one `Results`. Both are read back by re-scoring, the run engine and reports,
+so every field says where a label came from (a rule, a refusal phrase, or the
+judges' votes with their rationales) and nothing is ever silently dropped: a
+sample that could not be scored carries ``label="unscored"`` and its reason.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ragmeter.scoring.bootstrap import Estimate
+from ragmeter.types import Label, Labels, Record
+
+__all__ = [
+    "LABEL_SCORES",
+    "CaseRecord",
+    "GoldCheck",
+    "HumanLabel",
+    "HumanLabelRow",
+    "HumanScaleResult",
+    "JudgeCheckResult",
+    "JudgeVote",
+    "LabelCounts",
+    "Results",
+    "RuleName",
+    "ScoredSample",
+    "ScoringInfo",
+    "SliceResult",
+    "TruncationInfo",
+    "UnknownPredictions",
+    "UnscoredSummary",
+    "Verdict",
+    "WeightedScores",
+]
+
+Verdict = Literal["correct", "incorrect"]
+HumanLabel = Literal["perfect", "acceptable", "missing", "incorrect"]
+
+RuleName = Literal[
+    "no_prediction",
+    "empty_prediction",
+    "refusal",
+    "exact_match",
+    "alias_match",
+    "false_premise_detected",
+    "false_premise_claim_on_valid_question",
+    "answer_to_false_premise",
+    "unmatched_rules_only",
+]
+"""How a rule settled a sample.
+
+- ``no_prediction``: the question has no prediction (counts missing, as the official protocol).
+- ``empty_prediction``: the prediction is empty or white space (missing).
+- ``refusal``: the prediction says it has no answer (missing).
+- ``exact_match`` / ``alias_match``: equals the gold / an alternative answer after normalisation.
+- ``false_premise_detected``: says the question is invalid and the gold is "invalid question".
+- ``false_premise_claim_on_valid_question``: says the question is invalid, but it is valid.
+- ``answer_to_false_premise``: an ordinary answer to an invalid question (incorrect).
+- ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
+"""
+
+LABEL_SCORES: dict[str, int] = {"correct": 1, "missing": 0, "incorrect": -1}
+"""CRAG's per-sample score: a hallucination costs as much as a correct answer earns."""
+
+
+class GoldCheck(Record):
+    """One judge call: the prediction compared with one gold answer."""
+
+    gold: str
+    verdict: Verdict | None
+    """None when the judge's reply could not be parsed or the call failed after retries."""
+    rationale: str = ""
+    raw: str = ""
+    """The judge's reply as generated (last attempt)."""
+    attempts: int = 1
+    cached: bool = False
+    error: str | None = None
+
+
+class JudgeVote(Record):
+    """One judge's verdict on a sample: gold answers checked in turn until one is correct."""
+
+    judge: str
+    """The judge spec as given (``local``, ``openai:MODEL@URL``...)."""
+    model: str = ""
+    """The model identity (weights hash or server + model name)."""
+    verdict: Verdict | None
+    """None (unscored) when no gold answer was found correct and at least one check failed."""
+    checks: list[GoldCheck] = Field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def rationale(self) -> str:
+        """The rationale of the deciding check."""
+        return self.checks[-1].rationale if self.checks else ""
+
+
+class ScoredSample(Record):
+    """The label of one question and everything that explains it (a line of ``samples.jsonl``)."""
+
+    id: str
+    query: str = ""
+    answers: list[str] = Field(default_factory=list)
+    """The gold answer first, then its alternative answers."""
+    prediction: str | None
+    """The prediction as given; None when the question had no prediction."""
+    truncated_prediction: str | None
+    """The prediction cut to its first tokens, as scored."""
+    truncated: bool = False
+    """True when truncation removed something."""
+    label: Label
+    rule: RuleName | None = None
+    """The rule that settled the label; None when judges decided."""
+    rule_detail: str | None = None
+    """The matched refusal or false-premise phrase, or the gold answer that matched."""
+    votes: list[JudgeVote] = Field(default_factory=list)
+    agreement: float | None = None
+    """Share of judges whose verdict equals the majority (1.0 = unanimous)."""
+    approximate: bool = False
+    """True when the label is a rules-only approximation (no judge looked at it)."""
+    unscored_reason: str | None = None
+    labels: Labels = Field(default_factory=Labels)
+    human_label: HumanLabel | None = None
+
+    @property
+    def score(self) -> int | None:
+        """+1 correct, 0 missing, −1 incorrect; None when unscored."""
+        return LABEL_SCORES.get(self.label)
+
+
+class LabelCounts(Record):
+    """How many samples got each label."""
+
+    correct: int = 0
+    incorrect: int = 0
+    missing: int = 0
+    unscored: int = 0
+
+
+class UnscoredSummary(Record):
+    """Samples that could not be scored, by reason; excluded from the rates, never dropped."""
+
+    count: int = 0
+    reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class SliceResult(Record):
+    """The CRAG metrics of one slice (or of the whole set).
+
+    Rates are over the scored samples (``n_scored = n - unscored``).
+    """
+
+    n: int
+    n_scored: int
+    accuracy: Estimate
+    hallucination: Estimate
+    missing: Estimate
+    score: Estimate
+    """accuracy − hallucination: the mean of the per-sample +1 / 0 / −1."""
+    unscored: int = 0
+
+
+class HumanScaleResult(Record):
+    """Truthfulness on the human scale: perfect 1, acceptable 0.5, missing 0, incorrect −1."""
+
+    n: int
+    truthfulness: Estimate
+    counts: dict[str, int] = Field(default_factory=dict)
+    agreement: float | None = None
+    """Share of labeled samples whose automatic label agrees with the human one
+    (perfect and acceptable count as correct); unscored samples are left out."""
+    unmatched_ids: int = 0
+    """Human labels whose id is not in the data set."""
+
+
+class WeightedScores(Record):
+    """Scores weighted per question type, and the equal-weight mean over domains."""
+
+    source: str
+    """Where the weights came from (a file path, or ``builtin:<name>``)."""
+    question_type: float | None
+    """Σ w_t · score_t / Σ w_t over the question types present."""
+    question_type_weights: dict[str, float] = Field(default_factory=dict)
+    missing_weights: list[str] = Field(default_factory=list)
+    """Question types present in the data that the weights do not cover (left out)."""
+    domain_mean: float | None = None
+    """The unweighted mean of the per-domain scores."""
+
+
+class TruncationInfo(Record):
+    """How predictions were cut before scoring."""
+
+    max_tokens: int = 75
+    tokenizer: str
+    """The tokenizer file used, or ``fallback:<method>`` when the Llama-2 tokenizer was absent."""
+    fallback: bool = False
+    n_truncated: int = 0
+
+
+class UnknownPredictions(Record):
+    """Predictions whose id is not a question of the data set (reported, not scored)."""
+
+    count: int = 0
+    ids: list[str] = Field(default_factory=list)
+    """The first of them (at most 50)."""
+
+
+class ScoringInfo(Record):
+    """How the results were produced."""
+
+    judge: str
+    """The judge spec: ``rules``, ``local``, ``openai:...`` or several joined by commas."""
+    judges: list[str] = Field(default_factory=list)
+    """The model identity of each judge."""
+    approximate: bool = False
+    """True with ``--judge rules``: unmatched predictions count incorrect without a judge."""
+    truncation: TruncationInfo
+    rules_share: float | None = None
+    """Share of the samples whose label a rule settled (no judge call)."""
+    no_prediction: int = 0
+    empty_prediction: int = 0
+    unknown_predictions: UnknownPredictions = Field(default_factory=UnknownPredictions)
+    judge_calls: int = 0
+    judge_cache_hits: int = 0
+    bootstrap_resamples: int
+    bootstrap_seed: int
+    confidence: float = 0.95
+    ragmeter_version: str = ""
+
+
+class Results(Record):
+    """The aggregate of a scored set (``results.json``)."""
+
+    n: int
+    n_scored: int
+    accuracy: Estimate
+    hallucination: Estimate
+    missing: Estimate
+    score: Estimate
+    unscored: UnscoredSummary
+    counts: LabelCounts
+    slices: dict[str, dict[str, SliceResult]] = Field(default_factory=dict)
+    """Per slice name (domain, question_type...), per slice value, the metrics."""
+    human: HumanScaleResult | None = None
+    weighted: WeightedScores | None = None
+    scoring: ScoringInfo
+    warnings: list[str] = Field(default_factory=list)
+    """Everything that makes these figures less than exact (fallbacks, approximations...)."""
+
+
+class HumanLabelRow(Record):
+    """One line of a human labels file."""
+
+    id: str
+    label: HumanLabel
+
+
+class CaseRecord(Record):
+    """One labeled judge-check case."""
+
+    query: str
+    answer: str
+    alt_ans: list[str] = Field(default_factory=list)
+    prediction: str
+    expected: Literal["correct", "incorrect", "missing"]
+    kind: str | None = None
+    interaction_id: str | None = None
+    domain: str | None = None
+    question_type: str | None = None
+
+
+class JudgeCheckResult(Record):
+    """Agreement of a scorer with labeled cases."""
+
+    n: int
+    accuracy: float
+    kappa: float | None
+    """Cohen's kappa; None when it is undefined (a single label in both series)."""
+    confusion: dict[str, dict[str, int]]
+    """``confusion[expected][got]`` counts; ``got`` may be ``unscored``."""
+    by_kind: dict[str, float] = Field(default_factory=dict)
+    judge: str = ""
+    unscored: int = 0

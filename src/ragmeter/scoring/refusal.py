@@ -1,0 +1,106 @@
+"""Refusal detection: does a prediction say "I don't know" in one of its many phrasings?
+
+A curated phrase set (``data/refusal_phrases.txt``) is matched on word
+boundaries after normalisation. A hedged *answer* is not a refusal: when the
+refusal phrase is followed by "but / however ..." and an answer marker ("I'm
+not sure, but I think it is 42") or preceded by an answer and "but" ("42, but
+I'm not sure"), the prediction commits to an answer and is judged as one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ragmeter.scoring.normalize import normalize_text
+from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
+
+__all__ = [
+    "RefusalDetector",
+    "RefusalMatch",
+    "default_detector",
+    "is_refusal",
+    "match_refusal",
+    "refusal_phrase",
+]
+
+_CONNECTORS = frozenset({"but", "however", "although", "though", "yet"})
+# After a connector, these words show that an answer follows.
+_ANSWER_AFTER = re.compile(
+    r"^(?:\S+ ){0,3}?(?:i think|i believe|i guess|i would say|id say|it is|its|it was|it may be"
+    r"|it might be|it could be|it should be|probably|likely|possibly|perhaps|maybe"
+    r"|my best guess|best guess|answer is|answer may be|approximately|roughly|around|about"
+    r"|estimated|\d)"
+)
+
+
+@dataclass(frozen=True)
+class RefusalMatch:
+    """Why a prediction counts as a refusal."""
+
+    phrase: str
+    """The phrase of the set that matched, as written in the phrase file."""
+    whole: bool
+    """True when the whole prediction is the phrase (no other content at all)."""
+
+
+class RefusalDetector:
+    """Phrase-based refusal detector with hedged-answer exceptions."""
+
+    def __init__(self, phrases: PhraseSet):
+        self.phrases = phrases
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> RefusalDetector:
+        """A detector over a custom phrase file (same format as the built-in one)."""
+        return cls(PhraseSet.from_file(path))
+
+    def match(self, text: str) -> RefusalMatch | None:
+        """The refusal found in ``text``, or None when it answers (or is empty)."""
+        norm = normalize_text(text)
+        if not norm:
+            return None
+        found = self.phrases.search_normalized(norm)
+        if found is None:
+            return None
+        if not found.whole and _hedged_answer(norm, found.start, found.end):
+            return None
+        return RefusalMatch(phrase=found.phrase, whole=found.whole)
+
+
+def _hedged_answer(norm: str, start: int, end: int) -> bool:
+    """True when the text around a refusal phrase still commits to an answer."""
+    before = norm[:start].split()
+    if len(before) >= 2 and before[-1] in _CONNECTORS:
+        return True
+    after = norm[end:].split()
+    for i, word in enumerate(after):
+        if word in _CONNECTORS:
+            rest = " ".join(after[i + 1 :])
+            if _ANSWER_AFTER.match(rest):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def default_detector() -> RefusalDetector:
+    """The detector over the built-in phrase set."""
+    return RefusalDetector(PhraseSet.from_file(builtin_phrase_file("refusal_phrases.txt")))
+
+
+def match_refusal(text: str) -> RefusalMatch | None:
+    """The refusal found by the built-in detector, or None."""
+    return default_detector().match(text)
+
+
+def refusal_phrase(text: str) -> str | None:
+    """The built-in phrase that makes ``text`` a refusal, or None."""
+    m = match_refusal(text)
+    return m.phrase if m else None
+
+
+def is_refusal(text: str) -> bool:
+    """True when ``text`` says it has no answer ("I don't know", "no answer is available"...)."""
+    return match_refusal(text) is not None

@@ -1,0 +1,58 @@
+"""Answer normalisation: each rule of the issue, and that it never merges different answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.scoring.normalize import normalize_answer, normalize_text, tokens
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The Beatles", "beatles"),  # case and articles
+        ("Finding Nemo!", "finding nemo"),  # punctuation
+        ("  new   york ", "New York"),  # white space
+        ("twenty-one", "21"),  # number words
+        ("three", "3"),
+        ("one hundred and five", "105"),
+        ("a hundred", "100"),
+        ("seventy-five thousand", "75,000"),  # words vs thousands separator
+        ("1,234,567", "1234567"),
+        ("1.2 million", "1,200,000"),
+        ("2.50", "2.5"),
+        ("3.0", "3"),
+        ("Beyoncé", "beyonce"),  # accents
+        ("don't", "dont"),
+        ("it’s", "its"),  # curly apostrophe
+        ("25%", "25 percent"),
+        ("first", "1st"),
+    ],
+)
+def test_equivalent(a: str, b: str) -> None:
+    assert normalize_answer(a) == normalize_answer(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("21", "22"),
+        ("1 2", "12"),  # separate numbers stay separate
+        ("one two", "12"),
+        ("-5", "5"),  # the sign survives
+        ("3.5", "35"),  # a decimal point is not punctuation
+        ("1,23", "123"),  # a comma before two digits is not a thousands separator
+        ("second", "2nd"),  # left alone on purpose (unit of time)
+    ],
+)
+def test_different(a: str, b: str) -> None:
+    assert normalize_answer(a) != normalize_answer(b)
+
+
+def test_text_normalisation_keeps_words() -> None:
+    assert normalize_text("I DON'T know…") == "i dont know"
+    assert normalize_text("") == ""
+
+
+def test_tokens_without_articles() -> None:
+    assert tokens("The answer is an apple") == ["answer", "is", "apple"]

@@ -1,0 +1,85 @@
+"""The refusal detector on real phrasings, hedged answers, and the phrase file format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragmeter.errors import DataError
+from ragmeter.scoring.phrases import PhraseSet
+from ragmeter.scoring.refusal import (
+    RefusalDetector,
+    default_detector,
+    is_refusal,
+    match_refusal,
+    refusal_phrase,
+)
+
+REFUSALS = [
+    "I don't know",
+    "i don’t know.",
+    "I DO NOT KNOW!",
+    "I'm not sure.",
+    "I am not sure about that.",
+    "I cannot find any information about this.",
+    "Sorry, I couldn't find any information on the 2024 release.",
+    "No answer is available.",
+    "There is not enough information to answer.",
+    "The provided references do not contain any information about his height.",
+    "Based on the documents, the answer cannot be determined.",
+    "I'm unable to answer that question.",
+    "I do not have real-time data about stock prices.",
+    "Unknown",
+    "N/A",
+    "not sure",
+    "I don't know the answer, you could check the league website.",
+]
+
+ANSWERS = [
+    "Paris",
+    "The Beatles released it in 1969.",
+    "unknown pleasures",  # a title containing a whole-only word
+    "Not Sure If It's Love is a song by the band",  # a title, not a refusal
+    "I'm not sure, but I think it is 42.",
+    "42, but I'm not sure.",
+    "I don't know exactly, but it was probably around 1990.",
+    "invalid question",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_refusals(text: str) -> None:
+    assert is_refusal(text), text
+    assert refusal_phrase(text)
+
+
+@pytest.mark.parametrize("text", ANSWERS)
+def test_answers(text: str) -> None:
+    assert not is_refusal(text), (text, refusal_phrase(text))
+
+
+def test_match_reports_whole() -> None:
+    m = match_refusal("Unknown.")
+    assert m is not None and m.whole and m.phrase == "unknown"
+    m = match_refusal("Sorry, I don't know who that is.")
+    assert m is not None and not m.whole and m.phrase == "i dont know"
+
+
+def test_builtin_set_is_curated() -> None:
+    phrases = default_detector().phrases.phrases
+    assert len(phrases) > 100
+    assert len(set(phrases)) == len(phrases)
+
+
+def test_custom_file(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("# comment\nkeine Ahnung\n=weiss nicht\n", encoding="utf-8")
+    det = RefusalDetector.from_file(path)
+    assert det.match("Ich habe KEINE Ahnung.") is not None
+    assert det.match("weiß nicht") is not None
+    assert det.match("ich weiss nicht warum") is None
+    with pytest.raises(DataError, match=r"nope\.txt"):
+        PhraseSet.from_file(tmp_path / "nope.txt")
