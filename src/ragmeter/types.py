@@ -77,6 +77,9 @@ class MissingInfo(Record):
     passage_id: int | None = None
     sentence_id: int | None = None
     explanation: str = ""
+    sentence_ids: list[int] = Field(default_factory=list)
+    """All sentence ids of the mark (qa-feedback stores a list); ``sentence_id`` is set
+    only when there is exactly one."""
 
 
 class QAFeedback(Record):
