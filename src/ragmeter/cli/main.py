@@ -45,6 +45,11 @@ def _attach_groups() -> None:
 
     app.add_typer(data_cmd.app, name="data")
 
+    from ragmeter.cli import judge_cmd, score_cmd
+
+    app.command("score")(score_cmd.score)
+    app.add_typer(judge_cmd.app, name="judge-check")
+
 
 _attach_groups()
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from ragmeter.errors import DataError
 from ragmeter.scoring.normalize import normalize_text
 
-__all__ = ["PhraseMatch", "PhraseSet", "builtin_phrase_file"]
+__all__ = ["PhraseMatch", "PhraseSet", "builtin_phrase_file", "data_file"]
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,12 @@ class PhraseSet:
         return PhraseMatch(self._anywhere[m.group(0)], m.start(), m.end(), norm, False)
 
 
-def builtin_phrase_file(name: str) -> Path:
-    """Path of a phrase file shipped in ``ragmeter/scoring/data``."""
+def data_file(name: str) -> Path:
+    """Path of a data file (phrases, prompts, examples) shipped in ``ragmeter/scoring/data``."""
     ref = resources.files("ragmeter.scoring").joinpath("data").joinpath(name)
     return Path(str(ref))
+
+
+def builtin_phrase_file(name: str) -> Path:
+    """Path of a phrase file shipped in ``ragmeter/scoring/data``."""
+    return data_file(name)

@@ -108,7 +108,10 @@ class ScoredSample(Record):
     answers: list[str] = Field(default_factory=list)
     """The gold answer first, then its alternative answers."""
     prediction: str | None
-    """The prediction as given; None when the question had no prediction."""
+    """The prediction as given (its first 10,000 characters when longer); None when the
+    question had no prediction."""
+    prediction_chars: int | None = None
+    """Length in characters of the prediction as given."""
     truncated_prediction: str | None
     """The prediction cut to its first tokens, as scored."""
     truncated: bool = False

@@ -1,0 +1,147 @@
+"""``ragmeter score``: label every prediction of a CRAG set and write results with intervals."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import typer
+
+from ragmeter.errors import ConfigError
+from ragmeter.scoring.bootstrap import Estimate
+from ragmeter.scoring.records import Results, ScoredSample
+
+JUDGE_HELP = (
+    "rules (no LLM: unmatched predictions count incorrect, flagged approximate), "
+    "local (rules, then the default local model), openai:MODEL@BASE_URL, "
+    "or several joined by commas for a majority vote."
+)
+
+
+def _progress(total: int, enabled: bool) -> Callable[[object], None]:
+    """A callback printing progress on stderr about every tenth of the way."""
+    done = 0
+    step = max(1, total // 10)
+
+    def tick(_: object) -> None:
+        nonlocal done
+        done += 1
+        if enabled and (done % step == 0 or done == total):
+            print(f"scored {done}/{total}", file=sys.stderr, flush=True)
+
+    return tick
+
+
+def _fmt(label: str, est: Estimate) -> str:
+    if est.value is None:
+        return f"{label:<14} n/a"
+    return f"{label:<14} {est.value:7.3f}  [{est.ci_low:.3f}, {est.ci_high:.3f}]"
+
+
+def score(
+    dataset: Path = typer.Option(
+        ..., "--dataset", help="CRAG questions with gold answers (JSONL, optionally compressed)."
+    ),
+    predictions: Path = typer.Option(
+        ..., "--predictions", help='JSONL: {"id": ..., "prediction": "..."} per line.'
+    ),
+    out: Path = typer.Option(..., "--out", help="Folder for results.json and samples.jsonl."),
+    judge: str = typer.Option("local", "--judge", help=JUDGE_HELP),
+    tokenizer: Path | None = typer.Option(
+        None,
+        "--tokenizer",
+        help="Llama-2 tokenizer.json (default: the data mirror's crag/tokenizer).",
+    ),
+    strict_tokenizer: bool = typer.Option(
+        False,
+        "--strict-tokenizer",
+        help="Fail instead of falling back when the Llama-2 tokenizer is absent.",
+    ),
+    labels: Path | None = typer.Option(
+        None, "--labels", help="Human labels (JSONL id + perfect/acceptable/missing/incorrect)."
+    ),
+    weights: Path | None = typer.Option(
+        None, "--weights", help="Traffic weights per question type (YAML or JSON)."
+    ),
+    confirm_refusals: bool = typer.Option(
+        False,
+        "--confirm-refusals",
+        help="Ask the first judge's LLM to confirm phrase-matched refusals.",
+    ),
+    cache: bool = typer.Option(
+        True, "--cache/--no-cache", help="Use the persistent response cache for judge calls."
+    ),
+    cache_path: Path | None = typer.Option(
+        None, "--cache-path", help="Response cache file (default: the user cache)."
+    ),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, help="Predictions judged at once."),
+    resamples: int = typer.Option(1000, "--resamples", min=1, help="Bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed", help="Bootstrap seed."),
+    json_out: bool = typer.Option(
+        False, "--json", help="Print results.json to stdout instead of a summary."
+    ),
+) -> None:
+    """Score predictions against a CRAG set: results.json (slices, 95% CIs) and samples.jsonl."""
+    from ragmeter.scoring.aggregate import load_weights
+    from ragmeter.scoring.inputs import read_dataset, read_human_labels, read_predictions
+    from ragmeter.scoring.service import build_scorer, score_predictions, write_outputs
+
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} exists and is not a folder")
+    questions = read_dataset(dataset)
+    preds = read_predictions(predictions)
+    human = read_human_labels(labels) if labels is not None else None
+    traffic = load_weights(weights) if weights is not None else None
+    scorer, panel = build_scorer(
+        judge,
+        tokenizer=tokenizer,
+        allow_tokenizer_fallback=not strict_tokenizer,
+        cache=(cache_path if cache_path is not None else True) if cache else False,
+        confirm_refusals=confirm_refusals,
+        concurrency=concurrency,
+    )
+
+    async def run() -> tuple[Results, list[ScoredSample]]:
+        try:
+            return await score_predictions(
+                questions,
+                preds.by_id,
+                scorer,
+                judge_spec=judge,
+                judge_identities=panel.identities,
+                human=human,
+                weights=traffic,
+                n_resamples=resamples,
+                seed=seed,
+                on_done=_progress(len(questions), enabled=not scorer.rules_only),
+            )
+        finally:
+            await panel.aclose()
+
+    results, samples = asyncio.run(run())
+    write_outputs(out, results, samples)
+    if json_out:
+        typer.echo(results.model_dump_json(indent=2))
+        return
+    for w in results.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    if results.scoring.unknown_predictions.count:
+        shown = ", ".join(results.scoring.unknown_predictions.ids[:5])
+        typer.echo(f"unknown prediction ids (first): {shown}", err=True)
+    c = results.counts
+    typer.echo(
+        f"n={results.n} scored={results.n_scored} correct={c.correct} "
+        f"incorrect={c.incorrect} missing={c.missing} unscored={c.unscored}"
+    )
+    typer.echo(_fmt("accuracy", results.accuracy))
+    typer.echo(_fmt("hallucination", results.hallucination))
+    typer.echo(_fmt("missing", results.missing))
+    typer.echo(_fmt("score", results.score))
+    if results.human is not None:
+        typer.echo(
+            _fmt("truthfulness", results.human.truthfulness)
+            + f"  (human labels, n={results.human.n})"
+        )
+    typer.echo(f"wrote {out / 'results.json'} and {out / 'samples.jsonl'}")

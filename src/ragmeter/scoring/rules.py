@@ -1,0 +1,97 @@
+"""The CRAG rules that settle a prediction without an LLM.
+
+Applied in order to the truncated prediction:
+
+1. empty (or white space) → missing;
+2. a refusal ("I don't know" and its phrasings) → missing;
+3. equal to the gold answer or an alternative answer after normalisation → correct;
+4. the false-premise rule: a prediction saying the question is invalid is
+   correct when the gold is "invalid question" and incorrect otherwise; an
+   ordinary answer to an invalid question is incorrect;
+5. otherwise undecided: a judge decides (or, rules only, incorrect as an approximation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragmeter.scoring.normalize import normalize_answer
+from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
+from ragmeter.scoring.records import RuleName
+from ragmeter.scoring.refusal import RefusalDetector, default_detector
+from ragmeter.types import Label
+
+__all__ = [
+    "INVALID_QUESTION",
+    "RuleOutcome",
+    "Rules",
+    "default_invalid_phrases",
+    "is_invalid_gold",
+]
+
+INVALID_QUESTION = "invalid question"
+
+
+@dataclass(frozen=True)
+class RuleOutcome:
+    """A label settled by a rule, with the rule's name and what it matched."""
+
+    label: Label
+    rule: RuleName
+    detail: str | None = None
+
+
+@lru_cache(maxsize=1)
+def default_invalid_phrases() -> PhraseSet:
+    """The built-in phrases by which a prediction says the question is invalid."""
+    return PhraseSet.from_file(builtin_phrase_file("invalid_phrases.txt"))
+
+
+def is_invalid_gold(answers: Sequence[str]) -> bool:
+    """True when the gold answer is CRAG's "invalid question" (a false-premise question)."""
+    return bool(answers) and normalize_answer(answers[0]) == INVALID_QUESTION
+
+
+class Rules:
+    """The rule path, with replaceable refusal and false-premise phrase sets."""
+
+    def __init__(
+        self,
+        refusal: RefusalDetector | None = None,
+        invalid_phrases: PhraseSet | None = None,
+    ):
+        self.refusal = refusal or default_detector()
+        self.invalid_phrases = invalid_phrases or default_invalid_phrases()
+
+    def apply(
+        self, prediction: str, answers: Sequence[str], *, check_refusal: bool = True
+    ) -> RuleOutcome | None:
+        """The rule outcome for a (truncated) prediction, or None when a judge must decide.
+
+        ``answers`` is the gold answer followed by its alternative answers; it
+        must not be empty (a question without answers cannot be scored).
+        ``check_refusal=False`` skips the refusal rule (used when an LLM has
+        overruled a phrase match).
+        """
+        if not answers:
+            raise ValueError("a question without gold answers cannot be scored")
+        if not prediction.strip():
+            return RuleOutcome("missing", "empty_prediction")
+        refusal = self.refusal.match(prediction) if check_refusal else None
+        if refusal is not None:
+            return RuleOutcome("missing", "refusal", refusal.phrase)
+        norm = normalize_answer(prediction)
+        for i, gold in enumerate(answers):
+            if norm and norm == normalize_answer(gold):
+                return RuleOutcome("correct", "exact_match" if i == 0 else "alias_match", gold)
+        invalid_gold = is_invalid_gold(answers)
+        claim = self.invalid_phrases.search(prediction)
+        if claim is not None:
+            if invalid_gold:
+                return RuleOutcome("correct", "false_premise_detected", claim.phrase)
+            return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
+        if invalid_gold:
+            return RuleOutcome("incorrect", "answer_to_false_premise")
+        return None

@@ -1,0 +1,125 @@
+"""Score a set of predictions end to end and write ``results.json`` and ``samples.jsonl``.
+
+This is what ``ragmeter score`` runs, usable from Python and by the run engine.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from ragmeter import __version__
+from ragmeter.errors import ConfigError
+from ragmeter.scoring.aggregate import TrafficWeights, aggregate
+from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ragmeter.scoring.crag import CragScorer
+from ragmeter.scoring.judge import LLMRefusalConfirmer
+from ragmeter.scoring.judges import JudgePanel, build_judges
+from ragmeter.scoring.records import (
+    HumanLabel,
+    Results,
+    ScoredSample,
+    ScoringInfo,
+    TruncationInfo,
+    UnknownPredictions,
+)
+from ragmeter.scoring.truncate import load_truncator
+from ragmeter.types import Question
+
+__all__ = ["RESULTS_FILE", "SAMPLES_FILE", "build_scorer", "score_predictions", "write_outputs"]
+
+RESULTS_FILE = "results.json"
+SAMPLES_FILE = "samples.jsonl"
+_MAX_UNKNOWN_IDS = 50
+
+
+async def score_predictions(
+    questions: Sequence[Question],
+    predictions: Mapping[str, str | None],
+    scorer: CragScorer,
+    *,
+    judge_spec: str,
+    judge_identities: Sequence[str] = (),
+    human: Mapping[str, HumanLabel] | None = None,
+    weights: TrafficWeights | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    on_done: Callable[[ScoredSample], None] | None = None,
+    warnings: Sequence[str] = (),
+) -> tuple[Results, list[ScoredSample]]:
+    """Score every question (no prediction = missing) and aggregate.
+
+    Predictions whose id is not a question are reported in the results, not scored.
+    """
+    known = {q.id for q in questions}
+    unknown = [pid for pid in predictions if pid not in known]
+    items = [(q, predictions.get(q.id)) for q in questions]
+    samples = await scorer.score_all(items, on_done=on_done)
+    checks = [c for s in samples for v in s.votes for c in v.checks]
+    info = ScoringInfo(
+        judge=judge_spec,
+        judges=list(judge_identities),
+        approximate=scorer.rules_only,
+        truncation=TruncationInfo(
+            max_tokens=scorer.truncator.max_tokens,
+            tokenizer=scorer.truncator.name,
+            fallback=scorer.truncator.fallback,
+            n_truncated=sum(1 for s in samples if s.truncated),
+        ),
+        no_prediction=sum(1 for s in samples if s.rule == "no_prediction"),
+        empty_prediction=sum(1 for s in samples if s.rule == "empty_prediction"),
+        unknown_predictions=UnknownPredictions(count=len(unknown), ids=unknown[:_MAX_UNKNOWN_IDS]),
+        judge_calls=len(checks),
+        judge_cache_hits=sum(1 for c in checks if c.cached),
+        bootstrap_resamples=n_resamples,
+        bootstrap_seed=seed,
+        ragmeter_version=__version__,
+    )
+    results = aggregate(samples, info, human=human, weights=weights, warnings=warnings)
+    return results, samples
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write a file so that a reader never sees half of it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_outputs(out_dir: str | Path, results: Results, samples: Sequence[ScoredSample]) -> None:
+    """Write ``results.json`` and ``samples.jsonl`` (one line per question) into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lines = b"".join(s.model_dump_json().encode() + b"\n" for s in samples)
+    _atomic_write(out / SAMPLES_FILE, lines)
+    _atomic_write(out / RESULTS_FILE, results.model_dump_json(indent=2).encode() + b"\n")
+
+
+def build_scorer(
+    judge: str,
+    *,
+    tokenizer: str | Path | None = None,
+    allow_tokenizer_fallback: bool = True,
+    cache: bool | str | Path = True,
+    confirm_refusals: bool = False,
+    concurrency: int = 4,
+) -> tuple[CragScorer, JudgePanel]:
+    """A scorer for a judge spec, with its panel of judges (close it when done)."""
+    truncator = load_truncator(tokenizer, allow_fallback=allow_tokenizer_fallback)
+    panel = build_judges(judge, cache=cache)
+    confirm = None
+    if confirm_refusals:
+        if not panel.llms:
+            raise ConfigError("--confirm-refusals needs an LLM judge (not 'rules')")
+        confirm = LLMRefusalConfirmer(panel.llms[0])
+    scorer = CragScorer(
+        panel.judges, truncator=truncator, confirm_refusal=confirm, concurrency=concurrency
+    )
+    return scorer, panel
