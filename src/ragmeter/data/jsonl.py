@@ -107,10 +107,15 @@ class StreamBroken(Exception):
 
 
 def iter_chunks(stream: IO[bytes], size: int = CHUNK_SIZE) -> Iterator[bytes]:
-    """Read ``stream`` in chunks; a decompression failure becomes `StreamBroken`."""
+    """Read ``stream`` in chunks; a decompression failure becomes `StreamBroken`.
+
+    ``read1`` (one decompression step) is preferred over ``read``, so the rows
+    decoded before a break are delivered before the break is reported.
+    """
+    read = getattr(stream, "read1", stream.read)
     while True:
         try:
-            chunk = stream.read(size)
+            chunk = read(size)
         except _DECOMPRESSION_ERRORS as exc:
             raise StreamBroken(str(exc)) from None
         if not chunk:
@@ -421,11 +426,17 @@ def _first_byte(chunk: bytes) -> int | None:
 def sniff_layout(path: str | Path) -> str:
     """``"array"`` when the file holds one JSON array, ``"object"`` for a single
     multi-line JSON object, else ``"lines"`` (JSON Lines)."""
+    pieces: list[bytes] = []
     with open_binary(path) as stream:
+        # Small reads, so a stream that breaks early still shows its first bytes; the
+        # break itself is reported, with its line, by the reader that follows.
         try:
-            head = stream.read(1 << 16)
+            while sum(map(len, pieces)) < (1 << 16) and (piece := stream.read(4096)):
+                pieces.append(piece)
         except _DECOMPRESSION_ERRORS as exc:
-            raise DataError(f"cannot decompress: {exc}", path=path, line=1) from None
+            if not pieces:
+                raise DataError(f"cannot decompress: {exc}", path=path, line=1) from None
+    head = b"".join(pieces)
     first = _first_byte(head)
     if first == ord("["):
         return "array"
