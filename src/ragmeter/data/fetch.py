@@ -181,7 +181,8 @@ def download(
                     if offset and r.status_code != 206:
                         mode = "wb"  # the server ignored the Range header: start over
                     with open(part, mode) as out:
-                        for chunk in r.iter_bytes(CHUNK):
+                        # Network-sized pieces: what arrived is on disk if the link drops.
+                        for chunk in r.iter_bytes():
                             out.write(chunk)
                 if file.size is None or part.stat().st_size == file.size:
                     break
