@@ -50,6 +50,10 @@ def _attach_groups() -> None:
     app.command("score")(score_cmd.score)
     app.add_typer(judge_cmd.app, name="judge-check")
 
+    from ragmeter.cli import kg_cmd
+
+    app.add_typer(kg_cmd.app, name="kg")
+
 
 _attach_groups()
 
