@@ -204,8 +204,12 @@ class RunSpec(_Spec):
     budget: BudgetSpec = Field(default_factory=BudgetSpec)
     concurrency: ConcurrencySpec = Field(default_factory=ConcurrencySpec)
     executor: ExecutorSpec = Field(default_factory=ExecutorSpec)
-    cache_dir: str | None = None
-    """LLM response cache folder; null = the default cache."""
+    seed: int = 0
+    """Seed handed to pipelines (retrieval ties, sampling) and the generation settings."""
+    cache: bool | str = True
+    """LLM response cache: true = the user cache, false = none, or the path of a cache file."""
+    llm_options: dict[str, Any] = Field(default_factory=dict)
+    """Backend options for every model of the run (e.g. ``n_ctx``, ``n_threads``)."""
     report: bool = True
 
     def canonical_json(self) -> bytes:

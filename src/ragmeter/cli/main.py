@@ -41,9 +41,11 @@ def _root(
 
 def _attach_groups() -> None:
     """Attach every command group; each module's imports stay light so ``--help`` is fast."""
-    from ragmeter.cli import data_cmd
+    from ragmeter.cli import data_cmd, run_cmd, validate_cmd
 
     app.add_typer(data_cmd.app, name="data")
+    app.command("run")(run_cmd.run)
+    app.command("validate")(validate_cmd.validate)
 
     from ragmeter.cli import judge_cmd, score_cmd
 

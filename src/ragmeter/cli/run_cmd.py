@@ -1,0 +1,82 @@
+"""``ragmeter run``: run a RAG system over a benchmark, score it, keep a complete record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ragmeter.errors import UserError
+
+
+def _overrides(
+    sets: list[str],
+    limit: int | None,
+    sample: int | None,
+    seed: int | None,
+    executor: str | None,
+    ray_address: str | None,
+    num_cpus: int | None,
+    workers: int | None,
+) -> list[str]:
+    out = list(sets)
+    if limit is not None:
+        out.append(f"data.limit={limit}")
+    if sample is not None:
+        out.append(f"data.sample={sample}")
+    if seed is not None:
+        out.append(f"data.seed={seed}")
+    if executor is not None:
+        out.append(f"executor.kind={executor}")
+    if ray_address is not None:
+        out.append(f"executor.address={ray_address}")
+    if num_cpus is not None:
+        out.append(f"executor.num_cpus={num_cpus}")
+    if workers is not None:
+        out.append(f"executor.workers={workers}")
+    return out
+
+
+def run(
+    spec: str = typer.Argument(..., help="A run spec YAML file or a built-in spec name."),
+    out: Path = typer.Option(..., "--out", "-o", help="The run folder to write."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run already in --out."),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="With --resume: answer again the questions that failed."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N questions."),
+    sample: int | None = typer.Option(None, "--sample", min=1, help="N questions at random."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of --sample."),
+    sets: list[str] = typer.Option(
+        [], "--set", help="Override a spec key: --set budget.max_errors=3 (repeatable)."
+    ),
+    executor: str | None = typer.Option(None, "--executor", help="local or ray."),
+    ray_address: str | None = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
+    num_cpus: int | None = typer.Option(None, "--num-cpus", min=1, help="CPUs of a local Ray."),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Ray workers."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+) -> None:
+    """Run SPEC and write header.json, samples.jsonl, results.json and a report into --out."""
+    from ragmeter.engine.progress import RunProgress
+    from ragmeter.engine.report_hook import write_report
+    from ragmeter.engine.runner import prepare
+    from ragmeter.engine.runner import run as run_plan
+    from ragmeter.engine.specs import load_spec
+    from ragmeter.engine.summary import score_table
+
+    if retry_errors and not resume:
+        raise UserError("--retry-errors continues a run: pass --resume too")
+    loaded = load_spec(
+        spec, _overrides(sets, limit, sample, seed, executor, ray_address, num_cpus, workers)
+    )
+    plan = prepare(loaded, out, resume=resume, retry_errors=retry_errors)
+    total = plan.header.data.selected
+    if plan.done:
+        typer.echo(f"resuming: {len(plan.done)} of {total} questions already done", err=True)
+    with RunProgress(total, plan.done, enabled=not quiet) as progress:
+        results = run_plan(plan, on_records=progress.update)
+    typer.echo(score_table(results, loaded.spec.name))
+    report = write_report(out) if loaded.spec.report else None
+    typer.echo(f"run folder: {out}")
+    if report is not None:
+        typer.echo(f"report: {report}")

@@ -1,0 +1,38 @@
+"""The score table printed at the end of a run."""
+
+from __future__ import annotations
+
+from ragmeter.scoring.bootstrap import Estimate
+from ragmeter.scoring.records import Results
+
+
+def _pct(e: Estimate) -> str:
+    if e.value is None:
+        return "—"
+    ci = ""
+    if e.ci_low is not None and e.ci_high is not None:
+        ci = f" [{100 * e.ci_low:.1f}, {100 * e.ci_high:.1f}]"
+    return f"{100 * e.value:.1f}%{ci}"
+
+
+def score_table(results: Results, name: str = "") -> str:
+    """Accuracy, hallucination, missing and score with 95% intervals, then counts and warnings."""
+    rows = [
+        ("accuracy", _pct(results.accuracy)),
+        ("hallucination", _pct(results.hallucination)),
+        ("missing", _pct(results.missing)),
+        ("score", _pct(results.score)),
+    ]
+    width = max(len(k) for k, _ in rows)
+    title = f"{name}: " if name else ""
+    lines = [f"{title}{results.n} questions, {results.n_scored} scored (95% intervals)"]
+    lines += [f"  {k.ljust(width)}  {v}" for k, v in rows]
+    c = results.counts
+    lines.append(
+        f"  counts: {c.correct} correct, {c.incorrect} incorrect, {c.missing} missing, "
+        f"{c.unscored} unscored"
+    )
+    for reason, n in sorted(results.unscored.reasons.items()):
+        lines.append(f"  unscored: {n} × {reason}")
+    lines += [f"  warning: {w}" for w in results.warnings]
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""User systems for engine tests, loaded by file path the way a user's own code is."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from ragmeter.types import Question
+
+
+def first_snippet(q: Question) -> str:
+    """Answers with the start of the first page's snippet (deterministic, instant)."""
+    return q.pages[0].snippet[:40] if q.pages else "i don't know"
+
+
+def slow_first_snippet(q: Question) -> str:
+    """Like `first_snippet`, but takes a while (so a run can be killed halfway)."""
+    time.sleep(float(os.environ.get("RAGMETER_TEST_DELAY", "0.3")))
+    return first_snippet(q)
+
+
+def gold_answer(q: Question) -> str:
+    """Answers with the gold answer (correct by the exact-match rule)."""
+    return q.answer or ""
+
+
+async def never_finishes(q: Question) -> str:
+    """Overruns any time budget."""
+    await asyncio.sleep(3600)
+    return "too late"
+
+
+def fails_on_comparisons(q: Question) -> str:
+    """Fails on comparison questions, answers the rest."""
+    if q.labels.question_type == "comparison":
+        raise RuntimeError(f"cannot compare in {q.id}")
+    return gold_answer(q)
+
+
+class OfficialModel:
+    """A participant class with the official CRAG interface (batches of 3)."""
+
+    def __init__(self, refuse_every: int = 2):
+        self.refuse_every = refuse_every
+        self.batches: list[int] = []
+
+    def get_batch_size(self) -> int:
+        return 3
+
+    def batch_generate_answer(self, batch: dict[str, Any]) -> list[str]:
+        for key in ("interaction_id", "query", "search_results", "query_time"):
+            assert len(batch[key]) == len(batch["query"])
+        self.batches.append(len(batch["query"]))
+        answers = []
+        for i, results in enumerate(batch["search_results"]):
+            # Every page arrives with its HTML under the official key.
+            assert all(isinstance(r["page_result"], str) for r in results)
+            name = results[0]["page_name"] if results else ""
+            answers.append("i don't know" if i % self.refuse_every else name or "no name")
+        return answers
