@@ -1,0 +1,1 @@
+"""A run: config, samples, pipeline, scorers, journal, results; local and Ray executors."""
