@@ -53,8 +53,10 @@ def judge_check(
     if cases is None:
         raise ConfigError("judge-check needs --cases CASES.jsonl (or a subcommand, see --help)")
     from ragmeter.scoring.judge_check import read_cases, run_judge_check
+    from ragmeter.scoring.judges import parse_judge_spec
     from ragmeter.scoring.service import build_scorer
 
+    parse_judge_spec(judge)  # a bad spec fails before any file is read
     rows = read_cases(cases)
     if limit is not None:
         rows = rows[:limit]

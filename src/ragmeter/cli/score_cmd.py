@@ -86,8 +86,10 @@ def score(
     """Score predictions against a CRAG set: results.json (slices, 95% CIs) and samples.jsonl."""
     from ragmeter.scoring.aggregate import load_weights
     from ragmeter.scoring.inputs import read_dataset, read_human_labels, read_predictions
+    from ragmeter.scoring.judges import parse_judge_spec
     from ragmeter.scoring.service import build_scorer, score_predictions, write_outputs
 
+    parse_judge_spec(judge)  # a bad spec fails before any file is read
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} exists and is not a folder")
     questions = read_dataset(dataset)

@@ -119,7 +119,7 @@ def read_human_labels(path: str | Path) -> dict[str, HumanLabel]:
     with open_binary(path) as stream:
         for line, obj in iter_json_lines(stream, path):
             if isinstance(obj, dict) and "id" not in obj and "interaction_id" in obj:
-                obj = {**obj, "id": obj.pop("interaction_id")}
+                obj = {("id" if k == "interaction_id" else k): v for k, v in obj.items()}
             if isinstance(obj, dict) and isinstance(obj.get("label"), str):
                 obj = {**obj, "label": obj["label"].strip().lower()}
             try:

@@ -133,6 +133,9 @@ _WORDS: dict[str, Verdict] = {
     "false": "incorrect",
     "no": "incorrect",
 }
+_FIRST_WORD = re.compile(r"[\W_]*(\w+)\s*(?:[.,!:;\-]|$)")
+_STRONG_WORD = re.compile(r"\b(incorrect|correct|wrong)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\bnot\s+(correct|right|true)\b", re.IGNORECASE)
 _VERDICT_KEYS = ("verdict", "label", "judgement", "judgment", "decision", "answer", "result")
 
 
@@ -169,10 +172,11 @@ def _from_json(text: str) -> tuple[Verdict | None, str] | None:
 def parse_verdict(text: str) -> tuple[Verdict | None, str]:
     """``(verdict, rationale)`` from a judge reply; verdict None when it cannot be told.
 
-    A JSON object with a ``verdict`` (or ``label``, ``correct``...) key wins;
-    otherwise the reply must hold verdict words that all agree ("Correct.",
-    "The prediction is incorrect"). Mixed words ("not correct, rather wrong")
-    are only trusted when a JSON verdict says so.
+    A JSON object with a ``verdict`` (or ``label``, ``correct``...) key wins.
+    Otherwise the verdict words must all agree: a leading word standing alone
+    ("Correct.", "No - ...", "yes"), and the words correct / incorrect / wrong
+    anywhere ("The prediction is wrong"), with "not correct" read as incorrect.
+    Anything else ("no idea", "correct or incorrect") is undecided.
     """
     stripped = text.strip()
     if not stripped:
@@ -180,13 +184,15 @@ def parse_verdict(text: str) -> tuple[Verdict | None, str]:
     parsed = _from_json(stripped)
     if parsed is not None and parsed[0] is not None:
         return parsed
-    words = {_WORDS[w.lower()] for w in _WORD.findall(stripped)}
-    negated = re.search(r"\bnot\s+(correct|right|true)\b", stripped, re.IGNORECASE)
-    if negated:
-        words.discard("correct")
-        words.add("incorrect")
-    if len(words) == 1:
-        return next(iter(words)), stripped
+    found = {_WORDS[w.lower()] for w in _STRONG_WORD.findall(stripped)}
+    if _NEGATED.search(stripped):
+        found.discard("correct")
+        found.add("incorrect")
+    first = _FIRST_WORD.match(stripped)
+    if first and first.group(1).lower() in _WORDS:
+        found.add(_WORDS[first.group(1).lower()])
+    if len(found) == 1:
+        return next(iter(found)), stripped
     return None, stripped
 
 

@@ -1,0 +1,111 @@
+"""The scorer end to end (rules, judges, unscored) with the real tokenizer and a scripted judge."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from scoring_fakes import ScriptedLLM, field
+
+from ragmeter.llm.protocol import GenerationSettings
+from ragmeter.scoring.crag import CragScorer
+from ragmeter.scoring.judge import LLMJudge, LLMRefusalConfirmer
+from ragmeter.scoring.truncate import Truncator
+from ragmeter.types import Labels, Question
+
+
+@pytest.fixture(scope="module")
+def truncator(mirror_file) -> Truncator:  # type: ignore[no-untyped-def]
+    return Truncator(mirror_file("crag/tokenizer/tokenizer.json"))
+
+
+def q(answer: str, *alts: str, qid: str = "q1") -> Question:
+    return Question(
+        id=qid,
+        dataset="t",
+        query="what is the capital of france?",
+        answers=[[answer, *alts]],
+        labels=Labels(domain="open", question_type="simple"),
+    )
+
+
+def paris_judge(user: str, s: GenerationSettings) -> str:
+    """Correct when the prediction mentions the gold; otherwise incorrect."""
+    ok = field(user, "True answer").lower() in field(user, "Predicted answer").lower()
+    verdict = "correct" if ok else "incorrect"
+    return f'{{"verdict": "{verdict}", "rationale": "checked {verdict}"}}'
+
+
+def test_rules_then_judge(truncator: Truncator) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
+    s = asyncio.run(scorer.score(q("paris"), "Paris"))
+    assert (s.label, s.rule, s.votes) == ("correct", "exact_match", [])
+    s = asyncio.run(scorer.score(q("paris"), "The capital of France is Paris."))
+    assert s.label == "correct" and s.rule is None and s.agreement == 1.0
+    assert s.votes[0].checks[0].rationale == "checked correct"
+    s = asyncio.run(scorer.score(q("paris"), "It is Lyon."))
+    assert s.label == "incorrect" and s.votes[0].verdict == "incorrect"
+    s = asyncio.run(scorer.score(q("paris"), None))
+    assert (s.label, s.rule, s.prediction) == ("missing", "no_prediction", None)
+    s = asyncio.run(scorer.score(q("paris"), "I'm not sure."))
+    assert (s.label, s.rule, s.rule_detail) == ("missing", "refusal", "im not sure")
+
+
+def test_judge_sees_the_truncated_prediction(truncator: Truncator) -> None:
+    llm = ScriptedLLM(paris_judge)
+    scorer = CragScorer([LLMJudge(llm, "fake")], truncator=truncator)
+    long = "Lyon is lovely. " * 40 + "Paris"
+    s = asyncio.run(scorer.score(q("paris"), long))
+    assert s.truncated and s.truncated_prediction is not None
+    assert "Paris" not in s.truncated_prediction and s.label == "incorrect"
+    assert field(llm.calls[0][0], "Predicted answer") == s.truncated_prediction.strip()
+    assert s.prediction_chars == len(long)
+
+
+def test_rules_only_is_flagged(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    s = asyncio.run(scorer.score(q("paris"), "The capital is Paris."))
+    assert (s.label, s.rule, s.approximate) == ("incorrect", "unmatched_rules_only", True)
+
+
+def test_unparseable_judge_is_unscored_not_wrong(truncator: Truncator) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "hmm"), "fake")], truncator=truncator)
+    s = asyncio.run(scorer.score(q("paris"), "Perhaps Paris"))
+    assert s.label == "unscored" and s.unscored_reason and "unparseable" in s.unscored_reason
+    assert s.score is None
+
+
+def test_panel_majority(truncator: Truncator) -> None:
+    yes = LLMJudge(ScriptedLLM(lambda u, s: "correct", "a"), "a")
+    no = LLMJudge(ScriptedLLM(lambda u, s: "incorrect", "b"), "b")
+    scorer = CragScorer([yes, yes, no], truncator=truncator)
+    s = asyncio.run(scorer.score(q("paris"), "Paris, France's capital"))
+    assert s.label == "correct" and s.agreement == pytest.approx(2 / 3) and len(s.votes) == 3
+    tie = asyncio.run(CragScorer([yes, no], truncator=truncator).score(q("x"), "y"))
+    assert tie.label == "unscored" and "tied" in (tie.unscored_reason or "")
+
+
+def test_llm_can_overrule_a_refusal_match(truncator: Truncator) -> None:
+    confirm = LLMRefusalConfirmer(ScriptedLLM(lambda u, s: "no"))
+    scorer = CragScorer(
+        [LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator, confirm_refusal=confirm
+    )
+    s = asyncio.run(scorer.score(q("paris"), "I am not sure, Paris maybe."))
+    assert s.rule is None and s.label == "correct" and confirm.overruled == 1
+
+
+def test_question_without_gold_is_unscored(truncator: Truncator) -> None:
+    empty = Question(id="e", dataset="t", query="?", answers=[])
+    s = asyncio.run(CragScorer([], truncator=truncator).score(empty, "x"))
+    assert s.label == "unscored" and s.unscored_reason == "the question has no gold answer"
+
+
+def test_score_all_keeps_order(truncator: Truncator, tmp_path: Path) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
+    items = [(q("paris", qid=f"q{i}"), "Paris" if i % 2 else "Rome") for i in range(20)]
+    seen: list[str] = []
+    out = asyncio.run(scorer.score_all(items, on_done=lambda s: seen.append(s.id)))
+    assert [s.id for s in out] == [f"q{i}" for i in range(20)]
+    assert sorted(seen) == sorted(s.id for s in out)
+    assert [s.label for s in out[:2]] == ["incorrect", "correct"]

@@ -1,0 +1,67 @@
+"""The rule path, in the order the issue fixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.scoring.rules import Rules, is_invalid_gold
+
+RULES = Rules()
+
+
+@pytest.mark.parametrize(
+    ("prediction", "answers", "label", "rule"),
+    [
+        ("", ["paris"], "missing", "empty_prediction"),
+        ("   \n", ["paris"], "missing", "empty_prediction"),
+        ("I don't know.", ["paris"], "missing", "refusal"),
+        ("I don't know.", ["invalid question"], "missing", "refusal"),
+        ("Paris.", ["paris"], "correct", "exact_match"),
+        ("THE Beatles", ["beatles"], "correct", "exact_match"),
+        ("two", ["2"], "correct", "exact_match"),
+        ("1,200", ["one thousand two hundred"], "correct", "exact_match"),
+        ("wall-e", ["walle", "wall-e"], "correct", "alias_match"),
+        ("invalid question", ["invalid question"], "correct", "exact_match"),
+        (
+            "The question has a false premise.",
+            ["invalid question"],
+            "correct",
+            "false_premise_detected",
+        ),
+        ("The premise is false.", ["paris"], "incorrect", "false_premise_claim_on_valid_question"),
+        ("Paris", ["invalid question"], "incorrect", "answer_to_false_premise"),
+    ],
+)
+def test_rule_outcomes(prediction: str, answers: list[str], label: str, rule: str) -> None:
+    out = RULES.apply(prediction, answers)
+    assert out is not None
+    assert (out.label, out.rule) == (label, rule)
+
+
+def test_undecided_goes_to_judge() -> None:
+    assert RULES.apply("The capital of France is Paris.", ["paris"]) is None
+    assert RULES.apply("3", ["2"]) is None
+
+
+def test_details_name_what_matched() -> None:
+    out = RULES.apply("Sorry, I cannot find any information.", ["x"])
+    assert out is not None and out.detail == "i cannot find"
+    out = RULES.apply("Wall-E!", ["wall-e", "walle"])
+    assert out is not None and out.rule == "exact_match" and out.detail == "wall-e"
+    out = RULES.apply("walle", ["wall-e", "walle"])
+    assert out is not None and out.rule == "alias_match" and out.detail == "walle"
+
+
+def test_refusal_can_be_skipped() -> None:
+    assert RULES.apply("I'm not sure", ["x"], check_refusal=False) is None
+
+
+def test_no_answers_is_an_error() -> None:
+    with pytest.raises(ValueError, match="gold"):
+        RULES.apply("x", [])
+
+
+def test_invalid_gold() -> None:
+    assert is_invalid_gold(["Invalid question."])
+    assert not is_invalid_gold(["paris"])
+    assert not is_invalid_gold([])

@@ -1,0 +1,197 @@
+"""``ragmeter score`` and ``judge-check`` as a user runs them, on the real data (rules judge)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CASES = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
+
+
+def run_cli(*args: str, env_mirror: Path | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = dict(os.environ)
+    if env_mirror is not None:
+        env["RAGMETER_DATA_MIRROR"] = str(env_mirror)
+    return subprocess.run(
+        [sys.executable, "-m", "ragmeter", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+
+
+@pytest.fixture(scope="module")
+def validation_rows(crag_validation: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in crag_validation.read_text(encoding="utf-8").splitlines()]
+
+
+def test_score_rules_on_validation(
+    crag_validation: Path, validation_rows: list[dict[str, object]], tmp_path: Path
+) -> None:
+    preds = tmp_path / "preds.jsonl"
+    lines = []
+    for i, r in enumerate(validation_rows[:300]):
+        if i % 3 == 0:
+            p = str(r["answer"]).upper()
+        elif i % 3 == 1:
+            p = "I don't know"
+        else:
+            p = "Something else entirely"
+        lines.append(json.dumps({"id": r["interaction_id"], "prediction": p}))
+    lines.append(json.dumps({"id": "not-a-question", "prediction": "x"}))
+    preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    res = run_cli(
+        "score",
+        "--dataset",
+        str(crag_validation),
+        "--predictions",
+        str(preds),
+        "--judge",
+        "rules",
+        "--out",
+        str(out),
+        env_mirror=crag_validation.parents[1],
+    )
+    assert res.returncode == 0, res.stderr
+    assert "approximation" in res.stderr and "not-a-question" in res.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert {"n", "accuracy", "hallucination", "missing", "score", "unscored", "slices"} <= set(
+        results
+    )
+    assert results["n"] == 1371
+    # 1,071 questions had no prediction: missing, as the official protocol counts them.
+    assert results["scoring"]["no_prediction"] == 1071
+    # Gold answers given back are correct, unless the gold is itself "i don't know"
+    # (a refusal: missing) or so long that the 75-token cut no longer equals it.
+    by_id = {s["id"]: s for s in map(json.loads, (out / "samples.jsonl").read_text().splitlines())}
+    for r in validation_rows[:300:3]:
+        s = by_id[r["interaction_id"]]
+        if r["answer"] == "i don't know":
+            assert (s["label"], s["rule"]) == ("missing", "refusal")
+        elif s["truncated"]:
+            assert s["label"] in ("correct", "incorrect")
+            assert s["rule"] in ("exact_match", "unmatched_rules_only")
+        else:
+            assert s["label"] == "correct", s
+    assert results["scoring"]["unknown_predictions"] == {"count": 1, "ids": ["not-a-question"]}
+    assert results["scoring"]["approximate"] is True
+    assert not results["scoring"]["truncation"]["fallback"]
+    assert set(results["slices"]) >= {"domain", "question_type", "static_or_dynamic", "split"}
+    samples = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
+    assert len(samples) == 1371
+    keys = {"id", "prediction", "truncated_prediction", "label", "rule", "votes"}
+    assert keys <= set(samples[0])
+    assert {s["label"] for s in samples} == {"correct", "incorrect", "missing"}
+
+
+def test_score_bad_inputs(crag_validation: Path, tmp_path: Path) -> None:
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": "a", "prediction": "x"}\n{"id": "a", "prediction": "y"}\n')
+    res = run_cli(
+        "score",
+        "--dataset",
+        str(crag_validation),
+        "--predictions",
+        str(preds),
+        "--judge",
+        "rules",
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert res.returncode == 2
+    assert f"{preds}, line 2: duplicate id 'a'" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+    nogold = tmp_path / "d.jsonl"
+    nogold.write_text('{"interaction_id": "a", "query": "q", "answer": ""}\n')
+    res = run_cli(
+        "score",
+        "--dataset",
+        str(nogold),
+        "--predictions",
+        str(preds),
+        "--judge",
+        "rules",
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert res.returncode == 2 and "line 1" in res.stderr and "no gold answer" in res.stderr
+
+
+def test_tokenizer_fallback_is_flagged(crag_validation: Path, tmp_path: Path) -> None:
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": "x", "prediction": "y"}\n')
+    out = tmp_path / "o"
+    res = run_cli(
+        "score",
+        "--dataset",
+        str(crag_validation),
+        "--predictions",
+        str(preds),
+        "--judge",
+        "rules",
+        "--out",
+        str(out),
+        env_mirror=tmp_path,
+    )
+    assert res.returncode == 0, res.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["scoring"]["truncation"]["fallback"] is True
+    assert any("tokenizer was not found" in w for w in results["warnings"])
+    res = run_cli(
+        "score",
+        "--dataset",
+        str(crag_validation),
+        "--predictions",
+        str(preds),
+        "--judge",
+        "rules",
+        "--out",
+        str(out),
+        "--strict-tokenizer",
+        env_mirror=tmp_path,
+    )
+    assert res.returncode == 2 and "tokenizer" in res.stderr
+
+
+def test_judge_check_rules_on_committed_cases(crag_validation: Path) -> None:
+    res = run_cli(
+        "judge-check",
+        "--cases",
+        str(CASES),
+        "--judge",
+        "rules",
+        "--json",
+        env_mirror=crag_validation.parents[1],
+    )
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert set(out) == {"n", "accuracy", "kappa", "confusion", "by_kind"}
+    # Every kind the rules can settle is settled right; sentences need a judge.
+    for kind, acc in out["by_kind"].items():
+        assert acc == (0.0 if kind == "gold_in_sentence" else 1.0), kind
+    assert (
+        out["confusion"]["correct"]["incorrect"]
+        == out["n"]
+        - sum(sum(row.values()) for k, row in out["confusion"].items() if k != "correct")
+        - out["confusion"]["correct"]["correct"]
+    )
+
+
+def test_judge_check_bad_cases(tmp_path: Path) -> None:
+    bad = tmp_path / "c.jsonl"
+    bad.write_text('{"query": "q", "answer": "a", "prediction": "p", "expected": "maybe"}\n')
+    res = run_cli("judge-check", "--cases", str(bad), "--judge", "rules")
+    assert res.returncode == 2 and "line 1" in res.stderr and "expected" in res.stderr
+    res = run_cli("judge-check", "--judge", "rules")
+    assert res.returncode == 2 and "--cases" in res.stderr
+    res = run_cli("judge-check", "--cases", str(CASES), "--judge", "rules,local")
+    assert res.returncode == 2 and "cannot be combined" in res.stderr
