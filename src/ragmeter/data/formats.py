@@ -66,7 +66,8 @@ def detect_format(path: str | Path) -> Format:
         return "crag_task3"
     if not p.exists():
         raise DataError("file not found", path=p)
-    for line_no, row in iter_json_records(p, skips=SkipLog()):
+    skipped = SkipLog()  # a broken first row should not hide the format of the next
+    for line_no, row in iter_json_records(p, skips=skipped):
         fmt = format_of_row(row)
         if fmt is None:
             keys = ", ".join(sorted(row)[:8]) if isinstance(row, dict) else type(row).__name__
@@ -74,6 +75,9 @@ def detect_format(path: str | Path) -> Format:
                 f"cannot tell the data format from this record (fields: {keys})", p, line_no
             )
         return fmt
+    if skipped.rows:
+        first = skipped.rows[0]
+        raise DataError(first.reason, path=first.source, line=first.line)
     raise DataError("no records found: cannot tell the data format", path=p)
 
 
