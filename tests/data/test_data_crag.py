@@ -144,3 +144,14 @@ def test_task3_bad_row_names_member_and_line(tmp_path: Path) -> None:
     with pytest.raises(DataError) as err:
         list(read_crag_task3(tmp_path / "t3.tar.bz2.part1"))
     assert "!t3/part_0.jsonl, line 3" in str(err.value)
+
+
+def test_format_detection_reports_a_broken_only_row(tmp_path: Path) -> None:
+    p = tmp_path / "one.jsonl"
+    p.write_text('{"interaction_id": "a", "query')
+    with pytest.raises(DataError, match="invalid JSON") as err:
+        detect_format(p)
+    assert err.value.line == 1
+    p.write_text('{"what": 1}\n')
+    with pytest.raises(DataError, match=r"cannot tell the data format.*fields: what"):
+        detect_format(p)
