@@ -10,7 +10,9 @@ The server address defaults to ``$CRAG_SERVER`` or ``http://127.0.0.1:8000``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import ssl
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable
@@ -30,6 +32,12 @@ RETRIES = 2
 RETRY_PAUSE_S = 0.2
 
 R = TypeVar("R")
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    # Building httpx's default TLS context takes ~0.2 s; one per process is enough.
+    return httpx.create_ssl_context()
 
 
 def default_base_url() -> str:
@@ -241,7 +249,9 @@ class KGClient(KGEndpoints[Any]):
     ) -> None:
         self.base_url = (base_url or default_base_url()).rstrip("/")
         self.retries = retries
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._http = httpx.Client(
+            base_url=self.base_url, timeout=timeout, transport=transport, verify=_ssl_context()
+        )
 
     def call(self, name: str, body: dict[str, Any] | None = None) -> Any:
         """POST ``body`` to endpoint ``name``; returns the answer's ``result``."""
@@ -295,6 +305,7 @@ class AsyncKGClient(KGEndpoints[Awaitable[Any]]):
             base_url=self.base_url,
             timeout=timeout,
             transport=transport,
+            verify=_ssl_context(),
             limits=httpx.Limits(
                 max_connections=max_connections, max_keepalive_connections=max_connections
             ),

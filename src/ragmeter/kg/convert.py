@@ -67,6 +67,8 @@ def _pandas() -> Any:
 
 def json_key(key: Any, where: str) -> str:
     """A mapping key as JSON text would hold it (as ``json.dumps`` turns keys into strings)."""
+    if isinstance(key, np.generic):  # before the Python types: np.float64 is a float
+        return json_key(key.item(), where)
     if isinstance(key, str):
         return key
     if isinstance(key, bool):
@@ -77,8 +79,6 @@ def json_key(key: Any, where: str) -> str:
         return repr(key)
     if key is None:
         return "null"
-    if isinstance(key, np.generic):
-        return json_key(key.item(), where)
     if isinstance(key, dt.date | dt.datetime):
         return key.isoformat()
     raise KGDataError(f"{where}: a key of type {type(key).__name__} has no JSON form")
@@ -86,6 +86,8 @@ def json_key(key: Any, where: str) -> str:
 
 def to_jsonable(obj: Any, where: str) -> Any:
     """``obj`` as plain JSON values; NaN and NaT become null, unknown types are an error."""
+    if isinstance(obj, np.generic):  # before the Python types: np.float64 is a float
+        return to_jsonable(obj.item(), where)
     if obj is None or isinstance(obj, str | bool | int):
         return obj
     if isinstance(obj, float):
@@ -98,8 +100,6 @@ def to_jsonable(obj: Any, where: str) -> Any:
         return [to_jsonable(v, where) for v in obj]
     if isinstance(obj, np.ndarray):
         return to_jsonable(obj.tolist(), where)
-    if isinstance(obj, np.generic):
-        return to_jsonable(obj.item(), where)
     if isinstance(obj, dt.date | dt.datetime | dt.time):
         if obj != obj:  # pandas NaT is a datetime that differs from itself
             return None

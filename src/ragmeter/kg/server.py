@@ -23,6 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ragmeter import __version__
@@ -199,6 +200,12 @@ def create_app(
             for e in exc.errors()
         ]
         return _json(422, {"message": _validation_message(errors), "detail": errors})
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> Response:
+        response = _json(exc.status_code, {"message": str(exc.detail), "detail": exc.detail})
+        response.headers.update(exc.headers or {})
+        return response
 
     @app.exception_handler(KGInputError)
     async def refused(_: Request, exc: KGInputError) -> Response:

@@ -15,9 +15,6 @@ from ragmeter.kg._files import open_frame, require_file
 from ragmeter.kg.errors import KGDataError
 from ragmeter.kg.formats import NBA_DB, SOCCER, SOCCER_PICKLE_SUFFIX, frame_path
 
-# pandas writes floats with 10 decimals by default (``double_precision=10``).
-FLOAT_DECIMALS = 10
-
 
 def _date_prefix(date: str) -> int | None:
     """How many leading characters of an ISO date to compare: YYYY, YYYY-MM or YYYY-MM-DD."""
@@ -25,30 +22,29 @@ def _date_prefix(date: str) -> int | None:
     return {1: 4, 2: 7, 3: 10}.get(len(parts))
 
 
-def _pandas_column(values: list[Any]) -> list[Any]:
+_NUMBERS = {int, float, type(None)}
+
+
+def _pandas_column(values: tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:
     """Cells of one column as pandas would type them after reading them from sqlite.
 
     A numeric column holding a float or a missing value becomes floating point, so
-    its integers are written as floats; text and mixed columns are left as they are.
+    its integers are written as floats; other columns are left as they are. (pandas
+    would also round floats to 10 decimals; the NBA figures have at most 3, so the
+    per-cell rounding is not worth its cost.)
     """
-    present = [v for v in values if v is not None]
-    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in present)
-    if (
-        present
-        and numeric
-        and (len(present) < len(values) or any(isinstance(v, float) for v in present))
-    ):
-        return [None if v is None else round(float(v), FLOAT_DECIMALS) for v in values]
-    return [round(v, FLOAT_DECIMALS) if isinstance(v, float) else v for v in values]
+    kinds = set(map(type, values))
+    if kinds <= _NUMBERS and int in kinds and len(kinds) > 1:
+        return [None if v is None else float(v) for v in values]
+    return values
 
 
 def _columns_json(names: list[str], rows: list[tuple[Any, ...]]) -> dict[str, dict[str, Any]]:
     labels = [str(i) for i in range(len(rows))]
-    out: dict[str, dict[str, Any]] = {}
-    for j, name in enumerate(names):
-        cells = _pandas_column([row[j] for row in rows])
-        out[name] = dict(zip(labels, cells, strict=True))
-    return out
+    return {
+        name: dict(zip(labels, _pandas_column(column), strict=True))
+        for name, column in zip(names, zip(*rows, strict=True), strict=True)
+    }
 
 
 class NBAStore:
