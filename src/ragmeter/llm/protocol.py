@@ -59,6 +59,11 @@ class ChoiceProbabilities(Record):
 
     probs: dict[str, float]
     method: Literal["logits", "logprobs", "parsed"]
+    mass: float | None = None
+    """Total probability the model put on the choices before normalising (None when parsed):
+    a low mass means the model wanted to say something else."""
+    reply: str | None = None
+    """The generated verdict, for ``parsed``."""
     usage: Usage = Field(default_factory=Usage)
     cached: bool = False
 
