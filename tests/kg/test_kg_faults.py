@@ -48,6 +48,7 @@ def assert_refused(response: httpx.Response, status: int) -> None:
         ("/finance/get_eps", b""),  # no body
         ("/movie/get_movie_info_by_id", b'{"query": "abc"}'),
         ("/movie/get_movie_info_by_id", b'{"query": 1.5}'),
+        ("/music/get_billboard_rank_date", b'{"rank": ' + b"9" * 20 + b"}"),
         ("/music/get_billboard_rank_date", b'{"date": "2024-02-28"}'),
         ("/music/get_billboard_attributes", b'{"date": "2024-02-28", "attribute": "rank"}'),
         ("/sports/nba/get_play_by_play_data_by_game_ids", b'{"game_ids": "0012200049"}'),
@@ -70,6 +71,7 @@ def test_invalid_bodies_get_422_with_a_message(
     [
         b'{"query": "\xff\xfe"}',  # not UTF-8
         b"[" * 20_000 + b"]" * 20_000,  # nesting too deep for the JSON parser
+        b'{"query": ' + b"9" * 5000 + b"}",  # more digits than Python parses
     ],
 )
 def test_unparsable_bodies_get_400_or_422(http: httpx.Client, content: bytes) -> None:

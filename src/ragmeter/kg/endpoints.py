@@ -16,6 +16,10 @@ from pydantic import BaseModel, Field
 MAX_TEXT = 1024
 MAX_SHORT = 64
 MAX_GAME_IDS = 1000
+# Integers are ids, ranks and years: 64 bits is plenty, and Python cannot even print
+# an integer of more than 4,300 digits.
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
 
 
 class TextQuery(BaseModel):
@@ -27,13 +31,13 @@ class TextQuery(BaseModel):
 class IntQuery(BaseModel):
     """``{"query": <integer>}`` (numeric strings such as ``"100"`` are accepted)."""
 
-    query: int
+    query: int = Field(ge=INT64_MIN, le=INT64_MAX)
 
 
 class RankDate(BaseModel):
     """``{"rank": 1, "date": "2024-02-28"}``; ``date`` may be omitted."""
 
-    rank: int
+    rank: int = Field(ge=INT64_MIN, le=INT64_MAX)
     date: str | None = Field(default=None, max_length=MAX_SHORT)
 
 

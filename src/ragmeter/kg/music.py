@@ -206,7 +206,10 @@ class MusicStore:
         entry = self.artists.get(band)
         if not isinstance(entry, dict) or not isinstance(entry.get("members"), list):
             return None
-        return list(dict.fromkeys(entry["members"]))
+        try:
+            return list(dict.fromkeys(entry["members"]))
+        except TypeError:
+            raise KGDataError(f"{band!r}: members must be names", self.artists.path) from None
 
     def get_lifespan(self, name: str) -> list[Any]:
         """``[begin, end]`` of an artist; ``[None, None]`` when unknown."""
