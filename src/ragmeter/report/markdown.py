@@ -1,0 +1,300 @@
+"""The Markdown report, sized for a pull-request comment.
+
+Headline (or leaderboard) first, the details folded into ``<details>`` blocks.
+Text from the data is escaped so it cannot break a table, start a link or
+inject HTML into the rendered comment.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragmeter.report.fmt import ci_text, pct, pct_ci, seconds, tokens
+from ragmeter.report.summary import Comparison, Report, RunSummary, slice_title
+
+__all__ = ["MAX_FLIPS", "md_escape", "render_markdown"]
+
+MAX_FLIPS = 20
+MAX_CELL = 160
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_escape(text: object, limit: int = MAX_CELL) -> str:
+    """Text safe inside a Markdown table cell: one line, no markup, no HTML, at most ``limit``."""
+    s = " ".join(str(text).split())
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    return _SPECIAL.sub(r"\\\1", s)
+
+
+def _table(header: list[str], rows: list[list[str]], right: set[int] | None = None) -> list[str]:
+    right = right or set()
+    align = ["---:" if i in right else "---" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines
+
+
+def _headline(s: RunSummary) -> list[str]:
+    h = s.headline
+    level = f"{h.confidence * 100:g}% CI"
+    rows = [
+        ["**Score**", f"**{pct(h.score.value if h.score else None)}**", ci_text(h.score)],
+        ["Accuracy", pct(h.accuracy.value if h.accuracy else None), ci_text(h.accuracy)],
+        [
+            "Hallucination",
+            pct(h.hallucination.value if h.hallucination else None),
+            ci_text(h.hallucination),
+        ],
+        ["Missing", pct(h.missing.value if h.missing else None), ci_text(h.missing)],
+    ]
+    lines = _table(["metric", "value", level], rows, {1, 2})
+    counts = ", ".join(
+        f"{k} {h.counts[k]:,}"
+        for k in ("correct", "incorrect", "missing", "unscored")
+        if h.counts.get(k)
+    )
+    lines += ["", f"{h.n:,} questions: {counts}."]
+    return lines
+
+
+def _facts(s: RunSummary) -> str:
+    f = s.facts
+    parts = []
+    if f.pipeline:
+        parts.append(f"pipeline `{md_escape(f.pipeline, 80)}`")
+    if f.answer_model:
+        parts.append(f"model {md_escape(f.answer_model, 120)}")
+    if f.judge:
+        parts.append(f"judge {md_escape(f.judge, 80)}")
+    if f.data_path:
+        parts.append(f"data {md_escape(f.data_path, 120)}")
+    if f.created:
+        parts.append(f"date {md_escape(f.created, 40)}")
+    if f.spec_hash:
+        parts.append(f"spec {md_escape(f.spec_hash[:12], 12)}")
+    return " · ".join(parts)
+
+
+def _blocks(s: RunSummary) -> list[str]:
+    lines: list[str] = []
+    for b in s.blocks:
+        rows = []
+        for m in b.metrics:
+            value = "—" if m.value is None else f"{m.value:.4g}"
+            ci = f"[{m.low:.4g}, {m.high:.4g}]" if m.low is not None and m.high is not None else ""
+            rows.append([md_escape(m.name, 80), value, ci])
+        lines += [
+            "",
+            f"**{md_escape(b.title, 60)}**",
+            "",
+            *_table(["metric", "value", "CI"], rows, {1, 2}),
+        ]
+    return lines
+
+
+def _slices(report: Report) -> list[str]:
+    lines: list[str] = []
+    names: list[str] = []
+    for s in report.runs:
+        names += [n for n in s.slices if n not in names]
+    if not names:
+        return lines
+    multi = len(report.runs) > 1
+    lines += ["", "<details><summary>By slice</summary>", ""]
+    for name in names:
+        header = (["run"] if multi else []) + [
+            slice_title(name),
+            "n",
+            "score",
+            "accuracy",
+            "hallucination",
+            "missing",
+        ]
+        rows = []
+        for s in report.runs:
+            for r in s.slices.get(name, []):
+                rows.append(
+                    ([md_escape(s.facts.name, 60)] if multi else [])
+                    + [
+                        md_escape(r.value, 60),
+                        f"{r.n:,}",
+                        pct_ci(r.score),
+                        pct_ci(r.accuracy),
+                        pct_ci(r.hallucination),
+                        pct_ci(r.missing),
+                    ]
+                )
+        offset = 1 if multi else 0
+        lines += [
+            *_table(header, rows, {offset + 1, offset + 2, offset + 3, offset + 4, offset + 5}),
+            "",
+        ]
+    lines += ["</details>"]
+    return lines
+
+
+def _cost(report: Report) -> list[str]:
+    rows = []
+    for s in report.runs:
+        c = s.cost
+        rows.append(
+            [
+                md_escape(s.facts.name, 60),
+                f"{c.questions:,}",
+                seconds(c.seconds_total if c.timed else None),
+                seconds(c.seconds_p50),
+                seconds(c.seconds_p95),
+                tokens(c.prompt_tokens),
+                tokens(c.completion_tokens),
+                f"{c.errors:,}",
+            ]
+        )
+    header = [
+        "run",
+        "questions",
+        "total time",
+        "median",
+        "p95",
+        "prompt tokens",
+        "completion tokens",
+        "errors",
+    ]
+    lines = [
+        "",
+        "<details><summary>Cost and latency</summary>",
+        "",
+        *_table(header, rows, set(range(1, 8))),
+    ]
+    for s in report.runs:
+        if s.cost.stages:
+            stage_rows = [
+                [
+                    md_escape(st.stage, 40),
+                    seconds(st.seconds_total),
+                    seconds(st.seconds_p50),
+                    seconds(st.seconds_p95),
+                    tokens(st.prompt_tokens),
+                    tokens(st.completion_tokens),
+                ]
+                for st in s.cost.stages
+            ]
+            title = (
+                f"Per stage, {md_escape(s.facts.name, 60)}" if len(report.runs) > 1 else "Per stage"
+            )
+            lines += [
+                "",
+                title,
+                "",
+                *_table(
+                    ["stage", "total", "median", "p95", "prompt tokens", "completion tokens"],
+                    stage_rows,
+                    set(range(1, 6)),
+                ),
+            ]
+    lines += ["", "</details>"]
+    return lines
+
+
+def _comparison(comp: Comparison) -> list[str]:
+    rows = []
+    for r in comp.leaderboard:
+        rows.append(
+            [
+                str(r.rank),
+                md_escape(r.name, 60),
+                f"**{pct_ci(r.score)}**",
+                pct_ci(r.accuracy),
+                pct_ci(r.hallucination),
+                pct_ci(r.missing),
+                f"{r.n:,}",
+            ]
+        )
+    lines = _table(
+        ["#", "run", "score", "accuracy", "hallucination", "missing", "n"], rows, {0, 2, 3, 4, 5, 6}
+    )
+    lines += [
+        "",
+        f"Differences are paired against the baseline **{md_escape(comp.baseline, 60)}**:",
+    ]
+    lines.append("")
+    for name, m, trans in zip(comp.runs[1:], comp.overall, comp.transitions, strict=True):
+        changes = ", ".join(f"{k} {v:,}" for k, v in trans.items()) or "no label changes"
+        lines.append(
+            f"- {md_escape(name, 60)}: Δ score {pct_ci(m, True)} points; {md_escape(changes, 300)}"
+        )
+    notable = [
+        (d, m)
+        for d in comp.slice_diffs
+        for m in d.diffs
+        if m is not None and m.low is not None and m.high is not None and (m.low > 0 or m.high < 0)
+    ]
+    if notable:
+        lines += ["", "<details><summary>Slices whose difference excludes zero</summary>", ""]
+        rows = []
+        for d in comp.slice_diffs:
+            for name, m, n in zip(comp.runs[1:], d.diffs, d.n_pairs, strict=True):
+                if m is None or m.low is None or m.high is None or not (m.low > 0 or m.high < 0):
+                    continue
+                rows.append(
+                    [
+                        md_escape(slice_title(d.slice), 30),
+                        md_escape(d.value, 60),
+                        md_escape(name, 60),
+                        pct_ci(m, True),
+                        f"{n:,}",
+                    ]
+                )
+        lines += [
+            *_table(["slice", "value", "run", "Δ score (points)", "pairs"], rows, {3, 4}),
+            "",
+            "</details>",
+        ]
+    if comp.flips:
+        lines += [
+            "",
+            f"<details><summary>{len(comp.flips):,} questions whose label flipped</summary>",
+            "",
+        ]
+        rows = [
+            [md_escape(f.id, 40), md_escape(f.query, 120)]
+            + [md_escape(x or "absent", 12) for x in f.labels]
+            for f in comp.flips[:MAX_FLIPS]
+        ]
+        lines += _table(["id", "query", *(md_escape(n, 40) for n in comp.runs)], rows)
+        if len(comp.flips) > MAX_FLIPS:
+            lines += [
+                "",
+                f"… and {len(comp.flips) - MAX_FLIPS:,} more (see the HTML or JSON report).",
+            ]
+        lines += ["", "</details>"]
+    return lines
+
+
+def render_markdown(report: Report) -> str:
+    """The report as Markdown: one run's headline, or several runs' leaderboard."""
+    lines: list[str] = []
+    if report.comparison is None:
+        s = report.runs[0]
+        lines += [f"### ragmeter: {md_escape(s.facts.name, 100)}", ""]
+        facts = _facts(s)
+        if facts:
+            lines += [facts, ""]
+        lines += _headline(s)
+    else:
+        lines += [f"### ragmeter: {len(report.runs)} runs", ""]
+        lines += _comparison(report.comparison)
+        lines += ["", "<details><summary>Runs</summary>", ""]
+        lines += [f"- **{md_escape(s.facts.name, 100)}**: {_facts(s)}" for s in report.runs]
+        lines += ["", "</details>"]
+    for s in report.runs:
+        lines += _blocks(s)
+        for note in s.notes:
+            lines.append("")
+            who = f"{md_escape(s.facts.name, 60)}: " if len(report.runs) > 1 else ""
+            lines.append(f"> ⚠ {who}{md_escape(note, 300)}")
+    lines += _slices(report)
+    lines += _cost(report)
+    lines += ["", f"<sub>ragmeter {md_escape(report.ragmeter_version, 40)}</sub>", ""]
+    return "\n".join(lines)

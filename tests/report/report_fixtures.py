@@ -1,0 +1,277 @@
+"""Run folders for report tests and benchmarks, built from the real on-disk records.
+
+Every record is a pydantic model of the engine (`RunRecord`, `RunHeader`) or of
+scoring (`ScoredSample` fields, `JudgeVote`, `Results` from the real `aggregate`),
+written with the engine's own writers, so the report reads exactly what a run
+leaves behind. Content is synthetic but shaped like CRAG: labels over the five
+domains and eight question types, five retrieved chunks per question that
+sometimes hold the gold answer, judge votes with rationales, per-stage timings.
+With ``payload=True`` every text field carries HTML and script payloads.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ragmeter.config import RunSpec
+from ragmeter.engine.journal import DataFingerprint, Journal, RunHeader, RunRecord, write_header
+from ragmeter.scoring.aggregate import aggregate
+from ragmeter.scoring.records import GoldCheck, JudgeVote, ScoringInfo, TruncationInfo
+from ragmeter.types import Answer, Labels, RetrievedChunk, StageTiming, Usage
+
+DOMAINS = ["finance", "sports", "music", "movie", "open"]
+TYPES = [
+    "simple",
+    "simple_w_condition",
+    "comparison",
+    "aggregation",
+    "set",
+    "multi-hop",
+    "post-processing",
+    "false_premise",
+]
+DYNAMISM = ["static", "slow-changing", "fast-changing", "real-time"]
+POPULARITY = ["head", "torso", "tail"]
+
+PAYLOADS = [
+    "<script>alert('pred')</script>",
+    "<img src=x onerror=\"alert('img')\">",
+    "</script><script>alert('breakout')</script>",
+    "<svg onload=alert('svg')>",
+    "<!-- <script>console.log('comment')</script> -->",
+    '"><iframe src="javascript:alert(\'frame\')"></iframe>',
+    "\u2028\u2029<b onmouseover=alert('b')>hover</b>",
+    "]]></script><script>console.error('x')</script>",
+]
+"""Strings that would run script if any of them reached the page as markup."""
+
+FILLER = (
+    "The company reported its quarterly results on Tuesday, with revenue above analyst "
+    "expectations. Shares moved in after-hours trading as investors weighed the outlook. "
+    "The board also announced a dividend and a new buyback programme for the coming year. "
+)
+
+WRONG = ["42", "Paris", "1987", "Taylor Swift", "$3.2 billion", "the Lakers", "no", "12.5%"]
+GOLD = ["Tokyo", "1994", "Steven Spielberg", "$1.08", "Real Madrid", "13", "Adele", "yes"]
+
+
+def _chunk_text(rng: random.Random, gold: str, hit: bool, payload: bool) -> str:
+    parts = [FILLER[: rng.randint(200, len(FILLER))]]
+    if hit:
+        parts.append(f"According to the page, the answer is {gold}. ")
+    if payload:
+        parts.append(rng.choice(PAYLOADS) + " ")
+    parts.append(FILLER * rng.randint(1, 4))
+    return "".join(parts)
+
+
+def make_records(
+    n: int,
+    *,
+    seed: int = 0,
+    payload: bool = False,
+    questions: list[dict[str, Any]] | None = None,
+    chunks: int = 5,
+    skill: float = 0.45,
+) -> list[RunRecord]:
+    """``n`` finished questions of a run; ``skill`` shifts labels towards correct."""
+    rng = random.Random(seed)
+    records: list[RunRecord] = []
+    for i in range(n):
+        q = questions[i % len(questions)] if questions else None
+        # Labels and gold answers depend on the question, not the seed, so two runs of
+        # the same questions share them; only the system's behaviour differs.
+        qrng = random.Random(i)
+        gold = q["answer"] if q else qrng.choice(GOLD)
+        alts = list(q.get("alternatives", [])) if q else qrng.sample(GOLD, 1)
+        query = (
+            q["query"]
+            if q
+            else f"question {i}: what is the answer to this {qrng.choice(DOMAINS)} question?"
+        )
+        labels = Labels(
+            domain=(q or {}).get("domain") or qrng.choice(DOMAINS),
+            question_type=(q or {}).get("question_type") or qrng.choice(TYPES),
+            static_or_dynamic=(q or {}).get("static_or_dynamic") or qrng.choice(DYNAMISM),
+            popularity=qrng.choice(POPULARITY),
+        )
+        qid = q["id"] if q else f"q{i:05d}-{qrng.getrandbits(32):08x}"
+        if payload:
+            query = f"{query} {PAYLOADS[i % len(PAYLOADS)]}"
+            if i % 9 == 0:
+                # A slice value that is markup: it reaches plots, filters and tables.
+                labels = labels.model_copy(update={"domain": PAYLOADS[1]})
+        r = rng.random()
+        label = (
+            "correct"
+            if r < skill
+            else "incorrect"
+            if r < skill + 0.3
+            else "missing"
+            if r < 0.98
+            else "unscored"
+        )
+        prediction: str | None
+        truncated = False
+        cut: str | None
+        if label == "correct":
+            prediction = gold if rng.random() < 0.6 else f"The answer is {gold}."
+        elif label == "missing":
+            prediction = None if i % 7 == 0 else "I don't know."
+        else:
+            prediction = rng.choice(WRONG)
+        if prediction is not None and rng.random() < 0.08:
+            prediction = prediction + " " + FILLER * 2
+            truncated = True
+        if payload and prediction is not None:
+            prediction = f"{prediction} {PAYLOADS[(i + 3) % len(PAYLOADS)]}"
+        cut = prediction
+        if truncated and prediction is not None:
+            cut = " ".join(prediction.split(" ")[:60])
+        retrieved = [
+            RetrievedChunk(
+                chunk_id=f"c{i}-{k}",
+                text=_chunk_text(rng, gold, rng.random() < 0.35, payload),
+                score=round(1.0 - k * 0.1 - rng.random() * 0.05, 4),
+                source=f"https://example.com/page/{i}/{k}"
+                + ("?<script>alert(1)</script>" if payload else ""),
+                doc_index=k,
+            )
+            for k in range(chunks)
+        ]
+        gen_prompt = rng.randint(600, 1400)
+        gen_out = rng.randint(5, 40)
+        stages = {
+            "extraction": StageTiming(seconds=rng.uniform(0.05, 0.4)),
+            "retrieval": StageTiming(seconds=rng.uniform(0.01, 0.2)),
+            "generation": StageTiming(
+                seconds=rng.uniform(0.5, 4.0),
+                usage=Usage(prompt_tokens=gen_prompt, completion_tokens=gen_out),
+            ),
+        }
+        votes: list[JudgeVote] = []
+        rule: str | None = None
+        if label == "missing":
+            rule = "refusal" if prediction is not None else "no_prediction"
+        elif label == "correct" and prediction == gold:
+            rule = "exact_match"
+        else:
+            verdict = (
+                "correct" if label == "correct" else "incorrect" if label == "incorrect" else None
+            )
+            rationale = (
+                f"The prediction {'matches' if verdict == 'correct' else 'does not match'} "
+                f"the gold answer {gold}."
+            )
+            if payload:
+                rationale += " " + PAYLOADS[(i + 5) % len(PAYLOADS)]
+            votes.append(
+                JudgeVote(
+                    judge="local",
+                    model="qwen2.5-coder-1.5b-instruct-q4_k_m",
+                    verdict=verdict,
+                    checks=[GoldCheck(gold=gold, verdict=verdict, rationale=rationale)],
+                    error=None if verdict else "judge reply could not be parsed",
+                )
+            )
+            stages["judging"] = StageTiming(
+                seconds=rng.uniform(0.3, 1.5),
+                usage=Usage(
+                    prompt_tokens=rng.randint(200, 300), completion_tokens=rng.randint(3, 30)
+                ),
+            )
+        answer = (
+            Answer(
+                text=prediction,
+                citations=[[0, 2]] if rng.random() < 0.2 else [],
+                retrieved=retrieved,
+                refused=label == "missing",
+                stages={k: v for k, v in stages.items() if k != "judging"},
+            )
+            if prediction is not None
+            else None
+        )
+        records.append(
+            RunRecord(
+                id=qid,
+                index=i,
+                query=query,
+                answers=[gold, *alts],
+                prediction=prediction,
+                truncated_prediction=cut,
+                truncated=truncated,
+                label=label,  # type: ignore[arg-type]
+                rule=rule,  # type: ignore[arg-type]
+                votes=votes,
+                agreement=1.0 if votes else None,
+                unscored_reason="judge reply could not be parsed" if label == "unscored" else None,
+                labels=labels,
+                answer=answer,
+                missing_reason=None if prediction is not None else "time budget of 30 s exceeded",
+                seconds=sum(s.seconds for s in stages.values()),
+                active_seconds=sum(s.seconds for s in stages.values()),
+                stages=stages,
+            )
+        )
+    return records
+
+
+def write_run(
+    folder: Path,
+    records: list[RunRecord],
+    *,
+    name: str = "rag-bm25",
+    llm: str = "llamacpp:smollm2-135m",
+    trust: dict[str, Any] | None = None,
+    resamples: int = 200,
+) -> Path:
+    """Write a run folder (header, journal, results) for ``records``; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = RunSpec.model_validate(
+        {
+            "name": name,
+            "description": "synthetic run for report tests",
+            "data": {"path": "crag/crag_task_1_dev_v4.jsonl.bz2"},
+            "pipeline": {"name": "rag", "options": {"top_k": 5}},
+            "llm": llm,
+        }
+    )
+    header = RunHeader(
+        ragmeter_version="0.1.0",
+        created="2025-06-01T12:00:00+00:00",
+        spec=spec.model_dump(mode="json"),
+        spec_hash=spec.spec_hash(),
+        spec_source="<test>",
+        versions={"python": "3.11"},
+        data=DataFingerprint(
+            format="crag",
+            path="crag/crag_task_1_dev_v4.jsonl.bz2",
+            bytes=123456,
+            sha256="ab" * 32,
+            selected=len(records),
+            selection_sha256="cd" * 32,
+        ),
+        models={"answer": llm + " (sha256 0123abcd)", "judge": "local"},
+    )
+    write_header(folder, header)
+    journal = Journal(folder)
+    journal.open()
+    for r in records:
+        journal.append(r)
+    journal.close()
+    info = ScoringInfo(
+        judge="local",
+        judges=["qwen2.5-coder-1.5b-instruct-q4_k_m"],
+        truncation=TruncationInfo(tokenizer="crag/tokenizer/tokenizer.json"),
+        bootstrap_resamples=resamples,
+        bootstrap_seed=0,
+    )
+    results = aggregate(records, info).model_dump(mode="json")
+    if trust is not None:
+        results["trust"] = trust
+    (folder / "results.json").write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
+    return folder
