@@ -229,7 +229,12 @@ class ScoringInfo(Record):
     empty_prediction: int = 0
     unknown_predictions: UnknownPredictions = Field(default_factory=UnknownPredictions)
     judge_calls: int = 0
+    """Gold-answer checks asked of judges (one per judge and gold answer compared)."""
     judge_cache_hits: int = 0
+    judge_agreement: float | None = None
+    """Mean, over the samples judges decided, of the share of judges voting with the majority."""
+    unanimous_share: float | None = None
+    """Share of the judged samples on which every judge gave the same verdict."""
     bootstrap_resamples: int
     bootstrap_seed: int
     confidence: float = 0.95
