@@ -62,6 +62,10 @@ def _attach_groups() -> None:
 
     app.add_typer(kg_cmd.app, name="kg")
 
+    from ragmeter.cli import report_cmd
+
+    app.command("report")(report_cmd.report)
+
 
 _attach_groups()
 
