@@ -30,7 +30,13 @@ $(STAMP): pyproject.toml Makefile
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' $(PY) -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Report tests render pages in Debian's chromium, driven by playwright (no browser download).
+.PHONY: browser
+browser:
+	command -v chromium >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+install: $(STAMP) browser
 
 demo: install
 	$(RAGMETER) data info $(RAGMETER_DATA_MIRROR)/crag/crag_sample_10_with_pages.jsonl.bz2
