@@ -66,6 +66,11 @@ def _attach_groups() -> None:
 
     app.command("report")(report_cmd.report)
 
+    from ragmeter.cli import index_cmd, retrieval_cmd
+
+    app.add_typer(index_cmd.app, name="index")
+    app.command("retrieval-eval")(retrieval_cmd.retrieval_eval)
+
 
 _attach_groups()
 
