@@ -7,6 +7,7 @@ import hashlib
 import http.server
 import json
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -68,9 +69,14 @@ def test_bad_rows_exit_2_or_are_skipped(tmp_path: Path) -> None:
     assert "skipped 1 bad row(s)" in r.stderr and "line 3" in r.stderr
 
 
-def test_truncated_bz2_exits_2(tmp_path: Path, crag_sample: Path) -> None:
+def test_truncated_bz2_exits_2(tmp_path: Path) -> None:
     p = tmp_path / "cut.jsonl.bz2"
-    data = crag_sample.read_bytes()
+    rng = random.Random(0)
+    rows = [
+        {"interaction_id": str(i), "query": rng.randbytes(400).hex(), "answer": "a"}
+        for i in range(500)
+    ]
+    data = bz2.compress(b"".join(json.dumps(r).encode() + b"\n" for r in rows), 1)
     p.write_bytes(data[: len(data) // 2])
     r = ragmeter("info", str(p))
     assert r.returncode == 2

@@ -15,10 +15,11 @@ from ragmeter.data.crag import answer_type_of, read_crag, read_crag_task3
 from ragmeter.data.formats import detect_format, read_questions
 from ragmeter.data.jsonl import SkipLog
 from ragmeter.errors import DataError
+from ragmeter.types import Question
 
 
-def test_real_sample_rows_with_pages(crag_sample: Path) -> None:
-    qs = list(read_crag(crag_sample))
+def test_real_sample_rows_with_pages(sample_questions: list[Question]) -> None:
+    qs = sample_questions
     assert len(qs) == 10
     assert all(len(q.pages) == 5 for q in qs)
     assert all(
@@ -30,8 +31,10 @@ def test_real_sample_rows_with_pages(crag_sample: Path) -> None:
     assert len(nan) == 1 and nan[0].answers == [["nan"]]  # kept as given, not a float
 
 
-def test_real_sample_without_html_keeps_sizes(crag_sample: Path) -> None:
-    with_html = [p.html_bytes for q in read_crag(crag_sample) for p in q.pages]
+def test_real_sample_without_html_keeps_sizes(
+    crag_sample: Path, sample_questions: list[Question]
+) -> None:
+    with_html = [p.html_bytes for q in sample_questions for p in q.pages]
     without = list(read_crag(crag_sample, with_html=False))
     assert all(p.html is None for q in without for p in q.pages)
     assert [p.html_bytes for q in without for p in q.pages] == with_html

@@ -37,7 +37,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(values=st.lists(JSON_VALUES, max_size=6), size=st.integers(1, 9), indent=st.booleans())
 def test_array_scanner_cuts_elements_at_any_chunk_size(
     values: list[object], size: int, indent: bool
@@ -90,12 +90,11 @@ def test_skip_mode_reports_which_lines(tmp_path: Path) -> None:
 
 
 def test_truncated_bz2_stream_is_a_data_error(tmp_path: Path) -> None:
-    # Varied text over several 900 kB bz2 blocks, so the first blocks decode before the cut.
+    # Varied text over several bz2 blocks, so the first blocks decode before the cut.
     rng = random.Random(0)
-    data = b"".join(
-        json.dumps({"i": i, "pad": rng.randbytes(1500).hex()}).encode() + b"\n" for i in range(1000)
-    )
-    blob = bz2.compress(data)
+    rows = [{"i": i, "pad": rng.randbytes(500).hex()} for i in range(400)]
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+    blob = bz2.compress(data, 1)  # 100 kB blocks
     p = tmp_path / "cut.jsonl.bz2"
     p.write_bytes(blob[: len(blob) // 2])
     with pytest.raises(DataError) as err:
@@ -103,8 +102,8 @@ def test_truncated_bz2_stream_is_a_data_error(tmp_path: Path) -> None:
     assert err.value.path == str(p)
     assert err.value.line is not None and err.value.line > 1
     skips = SkipLog()
-    rows = list(iter_json_records(p, skips))
-    assert len(rows) >= 1 and len(skips) >= 1
+    got = list(iter_json_records(p, skips))
+    assert len(got) >= 1 and len(skips) == 1
 
 
 def test_truncated_json_array_is_a_data_error(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from ragmeter.data.predictions import Prediction, read_predictions, write_predic
 from ragmeter.data.subsample import STRATA, assign_parts, subsample
 from ragmeter.data.writers import atomic_binary, export_questions, write_jsonl
 from ragmeter.errors import DataError
+from ragmeter.types import Question
 
 
 def test_failed_write_leaves_nothing_under_the_final_name(tmp_path: Path) -> None:
@@ -49,19 +50,25 @@ def test_predictions_round_trip(tmp_path: Path) -> None:
 
 
 def test_export_jsonl_round_trips_every_kind(
-    tmp_path: Path, crag_sample: Path, mirror_file
-) -> None:  # type: ignore[no-untyped-def]
-    for src in (crag_sample, mirror_file("qa_feedback/dev_feedback_first100.json")):
-        original = list(read_questions(src))
-        out = tmp_path / f"{src.name}.questions.jsonl.gz"
+    tmp_path: Path,
+    sample_questions: list[Question],
+    mirror_file,  # type: ignore[no-untyped-def]
+) -> None:
+    feedback = list(read_questions(mirror_file("qa_feedback/dev_feedback_first100.json")))
+    for name, original in (("crag", sample_questions), ("feedback", feedback)):
+        out = tmp_path / f"{name}.questions.jsonl.gz"
         assert export_questions(out, original) == len(original)
         assert detect_format(out) == "questions"
         assert list(read_questions(out)) == original
 
 
-def test_export_parquet(tmp_path: Path, crag_sample: Path, mirror_file) -> None:  # type: ignore[no-untyped-def]
+def test_export_parquet(
+    tmp_path: Path,
+    sample_questions: list[Question],
+    mirror_file,  # type: ignore[no-untyped-def]
+) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
-    qs = list(read_questions(crag_sample)) + list(
+    qs = list(sample_questions) + list(
         read_questions(mirror_file("qa_feedback/train_feedback_first100.json"))
     )
     out = tmp_path / "all.parquet"
