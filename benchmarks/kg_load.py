@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -29,6 +30,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import numpy as np
@@ -53,6 +55,9 @@ class LoadReport:
     p99_ms: float
     max_ms: float
     statuses: dict[str, int] = field(default_factory=dict)
+    server_cpu_ms_per_request: float | None = None
+    """CPU time the server process spent per request: unlike latency, not inflated when other
+    programs share the machine's cores."""
 
 
 def recorded_requests(calls: list[RecordedCall]) -> list[tuple[str, dict[str, Any] | None]]:
@@ -69,6 +74,54 @@ def recorded_requests(calls: list[RecordedCall]) -> list[tuple[str, dict[str, An
     return out
 
 
+class Connection:
+    """A minimal keep-alive HTTP/1.1 client: the load generator must cost far less CPU than
+    the server it measures (httpx spends more per request than our server does)."""
+
+    def __init__(self, url: str) -> None:
+        parsed = urlparse(url)
+        self.host = parsed.hostname or "127.0.0.1"
+        self.port = parsed.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: bytes) -> tuple[int, bytes]:
+        """Send one POST and read the whole answer; returns (status, body)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode("ascii") + body)
+        header = await self.reader.readuntil(b"\r\n\r\n")
+        lines = header.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        fields = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+        fields = {k.lower(): v for k, v in fields.items()}
+        if "content-length" in fields:
+            data = await self.reader.readexactly(int(fields["content-length"]))
+        else:  # chunked
+            parts = []
+            while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
+                parts.append(await self.reader.readexactly(size))
+                await self.reader.readexactly(2)
+            await self.reader.readexactly(2)
+            data = b"".join(parts)
+        if fields.get("connection", "").lower() == "close":
+            await self.close()
+        return status, data
+
+    async def close(self) -> None:
+        """Close the connection (a later post opens a new one)."""
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
 async def run_load(
     url: str, requests: list[tuple[str, dict[str, Any] | None]], *, clients: int, total: int
 ) -> LoadReport:
@@ -77,23 +130,29 @@ async def run_load(
     statuses: dict[str, int] = {}
     errors = 0
     next_index = 0
+    encoded = [
+        (path, b"" if body is None else json.dumps(body).encode()) for path, body in requests
+    ]
 
     async def worker() -> None:
         nonlocal errors, next_index
-        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        conn = Connection(url)
+        try:
             while next_index < total:
-                path, body = requests[next_index % len(requests)]
+                path, body = encoded[next_index % len(encoded)]
                 next_index += 1
                 start = time.perf_counter()
                 try:
-                    response = await http.post(path, json=body)
-                    ok = response.status_code == 200 and response.content.startswith(b'{"result":')
-                    key = str(response.status_code)
-                except httpx.HTTPError as exc:
+                    status, data = await conn.post(path, body)
+                    ok, key = status == 200 and data.startswith(b'{"result":'), str(status)
+                except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
                     ok, key = False, type(exc).__name__
+                    await conn.close()
                 latencies.append(time.perf_counter() - start)
                 statuses[key] = statuses.get(key, 0) + 1
                 errors += not ok
+        finally:
+            await conn.close()
 
     began = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(worker() for _ in range(clients))), TIME_LIMIT_S)
@@ -145,6 +204,15 @@ def serve_plain_fastapi(data: Path, port: int) -> None:
     for ep in ENDPOINTS:
         add(ep.name, ep.path, ep.body)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -227,9 +295,14 @@ def main() -> None:
             try:
                 # Warm up: every domain loaded and every answer path taken once.
                 asyncio.run(run_load(url, requests, clients=4, total=2 * len(requests)))
+                cpu_before = process_cpu_s(proc.pid)
                 report = asyncio.run(
                     run_load(url, requests, clients=args.clients, total=args.requests)
                 )
+                cpu_after = process_cpu_s(proc.pid)
+                if cpu_before is not None and cpu_after is not None:
+                    per_request = (cpu_after - cpu_before) * 1000 / report.requests
+                    report.server_cpu_ms_per_request = round(per_request, 3)
             finally:
                 stop(proc)
             results[name] = asdict(report)

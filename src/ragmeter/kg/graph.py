@@ -56,6 +56,10 @@ class KnowledgeGraph:
         self._errors.pop(name, None)
         return value
 
+    def loaded(self, name: str) -> bool:
+        """Whether the store of a domain is loaded already."""
+        return self._stores[name].loaded
+
     def status(self) -> dict[str, StoreState]:
         """Which stores are loaded, not loaded yet, or failed to load last time."""
         return {
