@@ -51,10 +51,13 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def kg_server(safe_kg: Path) -> Iterator[str]:
+def kg_server(safe_kg: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``ragmeter kg serve`` on the converted fixture, in a subprocess on a free loopback port."""
     port = free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # A file, not a pipe: nobody reads the pipe while tests run, and a full pipe would block.
+    log = tmp_path_factory.mktemp("kg_server") / "stderr.txt"
+    stderr = log.open("wb")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -69,15 +72,14 @@ def kg_server(safe_kg: Path) -> Iterator[str]:
         ],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     try:
         while True:
             if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"kg serve exited with {proc.returncode}: {err}")
+                pytest.fail(f"kg serve exited with {proc.returncode}: {log.read_text()}")
             try:
                 if httpx.get(url + "/", timeout=1).status_code == 200:
                     break
@@ -94,4 +96,6 @@ def kg_server(safe_kg: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        assert proc.returncode is not None
+        stderr.close()
+    # No request of any test may have crashed a handler.
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
