@@ -34,7 +34,7 @@ def retrieval_eval(
     chunk_tokens: int = typer.Option(96, "--chunk-tokens", min=8, help="Words per chunk at most."),
     overlap: int = typer.Option(16, "--overlap", min=0, help="Words of overlap between chunks."),
     candidates: int = typer.Option(
-        40, "--candidates", min=0, help="Hybrid: BM25 pool embedded for the dense ranking (0: all)."
+        20, "--candidates", min=0, help="Hybrid: BM25 pool embedded for the dense ranking (0: all)."
     ),
     embedding_model: str | None = typer.Option(
         None, "--embedding-model", help="A local model folder or hub name (default: MiniLM)."

@@ -44,7 +44,7 @@ class HybridRetriever(Retriever):
         self,
         embedder: Embedder | None = None,
         model: str | None = None,
-        candidates: int = 40,
+        candidates: int = 20,
         rrf_k: int = RRF_K,
         bm25: BM25Params | None = None,
         **_: Any,

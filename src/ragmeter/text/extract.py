@@ -63,6 +63,7 @@ SKIP_ELEMENTS = (
     "svg",
     "iframe",
 )
+_SURROGATES = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x01-\x08\x0b\x0e-\x1f\x7f]")
 
 
@@ -250,7 +251,7 @@ def extract_html(
         tree = tree_cls.parse(html[body_at:] if body_at else html)
     except UnicodeEncodeError:
         # Lone surrogates (possible in decoded JSON) cannot go to the C parser.
-        html = html.encode("utf-8", "replace").decode("utf-8")
+        html = _SURROGATES.sub("\ufffd", html)
         body_at = _split_head(html)
         tree = tree_cls.parse(html[body_at:] if body_at else html)
     if not body_at:
@@ -266,20 +267,22 @@ def extract_html(
         noscript=False,
         skip_elements=list(SKIP_ELEMENTS),
     )
-    truncated = len(raw) > limits.max_text_chars
-    if truncated:
-        raw = raw[: limits.max_text_chars]
     lines = _lines(raw)
     if not lines:
         return ExtractedPage(**base, title=title, empty_reason="no text after cleaning")
     if title:
         lines[0:0] = ["# " + title, ""]
+    text = "\n".join(lines)
+    truncated = len(text) > limits.max_text_chars
+    if truncated:
+        cut = text.rfind("\n", 0, limits.max_text_chars + 1)
+        text = text[: cut if cut > 0 else limits.max_text_chars]
     return ExtractedPage(
         **base,
         title=title,
-        text="\n".join(lines),
+        text=text,
         truncated=truncated,
-        lines=sum(1 for x in lines if x),
+        lines=text.count("\n") + 1 - text.count("\n\n"),
     )
 
 
