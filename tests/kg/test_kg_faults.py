@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -16,7 +17,7 @@ from kg_helpers import canonical
 from ragmeter.kg.client import KGClient
 from ragmeter.kg.endpoints import ENDPOINTS, MAX_TEXT
 from ragmeter.kg.errors import KGRequestError
-from ragmeter.kg.server import DEFAULT_MAX_BODY_BYTES
+from ragmeter.kg.server import DEFAULT_MAX_BODY_BYTES, BackgroundServer
 
 pytestmark = pytest.mark.server
 
@@ -262,3 +263,11 @@ field_names = st.sampled_from(
 def test_random_bodies_never_get_a_5xx(http: httpx.Client, endpoint: Any, body: Any) -> None:
     response = http.post(endpoint.path, json=body)
     assert response.status_code in {200, 422}, response.text
+
+
+def test_missing_data_gets_503_with_the_reason(tmp_path: Path) -> None:
+    with BackgroundServer(tmp_path) as server, KGClient(server.url) as client:
+        with pytest.raises(KGRequestError, match=r"movie_db\.json: file not found") as err:
+            client.movie_get_movie_info("Rings")
+        assert err.value.status == 503
+        assert client.health()["stores"]["movie"] == "failed"
