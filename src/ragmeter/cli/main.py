@@ -53,7 +53,12 @@ def _attach_groups() -> None:
     app.add_typer(llm_cmd.app, name="llm")
     app.add_typer(cache_cmd.app, name="cache")
 
-    from ragmeter.cli import judge_cmd, score_cmd
+    # judge_feedback_cmd registers the qa-feedback subcommands on judge_cmd.app.
+    from ragmeter.cli import (
+        judge_cmd,
+        judge_feedback_cmd,  # noqa: F401
+        score_cmd,
+    )
 
     app.command("score")(score_cmd.score)
     app.add_typer(judge_cmd.app, name="judge-check")
