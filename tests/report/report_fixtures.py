@@ -275,3 +275,46 @@ def write_run(
         results["trust"] = trust
     (folder / "results.json").write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
     return folder
+
+
+def write_trust_run(folder: Path, n: int, *, seed: int = 0) -> Path:
+    """A ``trust`` scorer run (ASQA-like): results.json is scoring's own `TrustResult`."""
+    from ragmeter.scoring.alce import CitationQuality
+    from ragmeter.scoring.trust import TrustItem, aggregate_trust
+
+    rng = random.Random(seed)
+    base = make_records(n, seed=seed)
+    items: list[TrustItem] = []
+    records: list[RunRecord] = []
+    for r in base:
+        refused = r.label == "missing"
+        answerable = rng.random() < 0.8
+        item = TrustItem(
+            id=r.id,
+            dataset="asqa",
+            refused=refused,
+            answerable=answerable,
+            n_answers=2,
+            n_supported_answers=2 if answerable else 0,
+            correctness=rng.choice([0.0, 0.5, 1.0]) if answerable and not refused else None,
+            citation=None
+            if refused
+            else CitationQuality(
+                n_sentences=2,
+                n_supported=rng.randint(0, 2),
+                n_citations=2,
+                n_precise=rng.randint(0, 2),
+                sentences_without_citations=0,
+                bad_citations=0,
+                recall=rng.random(),
+                precision=rng.random(),
+            ),
+        )
+        items.append(item)
+        records.append(r.model_copy(update={"trust": item.model_dump(mode="json"), "votes": []}))
+    write_run(folder, records, name="cited-asqa")
+    result = aggregate_trust(items, dataset="asqa", n_resamples=200)
+    (folder / "results.json").write_bytes(
+        orjson.dumps(result.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    )
+    return folder

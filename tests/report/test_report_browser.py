@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, expect, sync_playwright
-from report_fixtures import PAYLOADS, make_records, write_run
+from report_fixtures import PAYLOADS, make_records, write_run, write_trust_run
 
 from ragmeter.report import load_run, write_report
 
@@ -95,7 +95,8 @@ def _visible_labels(page: Page) -> list[str]:
 
 
 def test_screenshot_of_a_report(tmp_path: Path, run_a: Path, run_b: Path, open_report: Any) -> None:
-    for name, runs in (("single", [run_a]), ("compare", [run_a, run_b])):
+    trust = write_trust_run(tmp_path / "trust", 30)
+    for name, runs in (("single", [run_a]), ("compare", [run_a, run_b]), ("trust", [trust])):
         html = write_report(runs, tmp_path / f"{name}.html")
         w = open_report(html)
         page = w.page
@@ -103,12 +104,15 @@ def test_screenshot_of_a_report(tmp_path: Path, run_a: Path, run_b: Path, open_r
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 50_000
         # The headline and the plots are there and drawn, not empty boxes.
-        heading = "Summary" if name == "single" else "Leaderboard"
+        heading = "Leaderboard" if name == "compare" else "Summary"
         assert page.locator(f"#summary h2:text('{heading}')").is_visible()
-        assert page.locator("svg.plot").count() >= 4
-        assert page.locator("svg.plot circle").count() > 20
+        if name != "trust":
+            assert page.locator("svg.plot").count() >= 4
+            assert page.locator("svg.plot circle").count() > 20
         page.locator("#rm-tbody tr").first.click()
         page.wait_for_selector("#panel:not([hidden])")
+        if name == "trust":
+            assert "answerable" in page.inner_text("#panel")
         page.screenshot(path=str(tmp_path / f"{name}-drilldown.png"))
         w.quiet()
         if os.environ.get(SHOTS_ENV):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from report_fixtures import PAYLOADS
 
@@ -22,6 +22,7 @@ from ragmeter.report.markdown import md_escape
 DANGEROUS = st.sampled_from(["<", ">", "&", "\u2028", "\u2029", "</script>", "<!--", '"', "\\"])
 
 
+@settings(deadline=None, max_examples=200)
 @given(st.lists(st.text() | DANGEROUS, max_size=6))
 def test_script_json_round_trips_and_cannot_close_its_element(parts: list[str]) -> None:
     obj = {"texts": parts, "joined": "".join(parts)}

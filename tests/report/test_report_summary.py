@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import orjson
-from report_fixtures import make_records, write_run
+from report_fixtures import make_records, write_run, write_trust_run
 
-from ragmeter.report import build_report, load_run, load_runs
+from ragmeter.report import build_report, load_run, load_runs, render
 from ragmeter.report.stats import paired_difference
 from ragmeter.report.summary import LABEL_SCORES, ordered_values
 
@@ -119,3 +119,28 @@ def test_paired_difference() -> None:
 
 def test_label_scores_match_crag() -> None:
     assert LABEL_SCORES == {"correct": 1, "missing": 0, "incorrect": -1}
+
+
+def test_a_trust_score_run(tmp_path: Path, run_a: Path) -> None:
+    # results.json of a `trust` scorer run is scoring's own TrustResult, not CRAG metrics.
+    folder = write_trust_run(tmp_path / "trust", 40)
+    results = orjson.loads((folder / "results.json").read_bytes())
+    run = load_run(folder)
+    summary = build_report([run]).runs[0]
+    assert summary.headline.score is None and summary.headline.n == 40
+    (block,) = summary.blocks
+    assert block.title == "Trust-Score" and block.info == {"dataset": "asqa"}
+    assert [m.name for m in block.metrics[:4]] == [
+        "trust",
+        "grounded_refusals",
+        "answer_correctness",
+        "grounded_citations",
+    ]
+    assert block.metrics[0].value == results["trust"]["value"]
+    assert run.samples[0].trust is not None and run.samples[0].trust["dataset"] == "asqa"
+    md = render([run], "markdown")
+    assert "| Accuracy |" not in md and f"| trust | {results['trust']['value']:.3f} |" in md
+    # Beside a CRAG run, the leaderboard carries its TRUST figure.
+    board = build_report(load_runs([run_a, folder])).comparison.leaderboard  # type: ignore[union-attr]
+    trust_row = next(r for r in board if r.name == "cited-asqa")
+    assert trust_row.trust == results["trust"]["value"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ragmeter.report.summary import Metric
 
-__all__ = ["ci_text", "dash", "pct", "pct_ci", "seconds", "tokens"]
+__all__ = ["ci_text", "dash", "num", "pct", "pct_ci", "seconds", "tokens"]
 
 dash = "—"
 
@@ -53,3 +53,12 @@ def tokens(v: float | None) -> str:
     if v is None:
         return dash
     return f"{v:,.0f}"
+
+
+def num(v: float | None) -> str:
+    """A metric of unknown scale: whole numbers with separators, others with 3 decimals."""
+    if v is None:
+        return dash
+    if float(v).is_integer() and abs(v) >= 1:
+        return f"{int(v):,}"
+    return f"{v:.3f}" if abs(v) < 1000 else f"{v:,.1f}"

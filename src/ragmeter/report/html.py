@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from ragmeter.report.fmt import ci_text, pct, pct_ci, seconds, tokens
+from ragmeter.report.fmt import ci_text, num, pct, pct_ci, seconds, tokens
 from ragmeter.report.highlight import clip_chunk, find_spans_of, needles_for
 from ragmeter.report.runs import RunView, SampleView
 from ragmeter.report.summary import (
@@ -166,12 +166,31 @@ def _detail(s: SampleView) -> dict[str, Any]:
         ],
         "chunks": chunks,
         "citations": answer.citations if answer is not None else [],
+        "trust": _flat(s.trust) if s.trust else [],
         "stages": [
             [name, t.seconds, t.usage.prompt_tokens, t.usage.completion_tokens]
             for name, t in s.all_stages.items()
         ],
         "seconds": s.seconds,
     }
+
+
+def _flat(data: dict[str, Any], prefix: str = "") -> list[list[str]]:
+    """``[name, value]`` pairs of the scalars of a nested mapping, as text."""
+    out: list[list[str]] = []
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.extend(_flat(value, name + "."))
+        elif isinstance(value, list):
+            out.append([name, ", ".join(str(v) for v in value) or "none"])
+        elif isinstance(value, bool):
+            out.append([name, "yes" if value else "no"])
+        elif isinstance(value, float):
+            out.append([name, f"{value:.4g}"])
+        elif value is not None:
+            out.append([name, str(value)])
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,10 +301,35 @@ def _notes(s: RunSummary, with_name: bool = False) -> str:
     return f'<ul class="notes">{items}</ul>'
 
 
+def _block_headline(s: RunSummary) -> str:
+    """The headline of a run without CRAG metrics: its first block's metrics with intervals."""
+    block = s.blocks[0]
+    rows = [m for m in block.metrics if m.low is not None and m.high is not None][:4]
+    out = [
+        f"<table class='headline'><tr><th>{_e(block.title)}</th><th>value</th><th>95% CI</th></tr>"
+    ]
+    for m in rows:
+        out.append(
+            f'<tr><td>{_e(m.name)}</td><td class="num big">{_e(num(m.value))}</td>'
+            f'<td class="num ci">[{_e(num(m.low))}, {_e(num(m.high))}]</td></tr>'
+        )
+    out.append("</table>")
+    counts = " ".join(
+        f"{_label_badge(k)} {s.headline.counts[k]:,}"
+        for k in ("correct", "incorrect", "missing", "unscored")
+        if s.headline.counts.get(k)
+    )
+    out.append(f"<p>{s.headline.n:,} questions: {counts}</p>")
+    return "".join(out)
+
+
 def _summary_single(s: RunSummary) -> str:
+    h = s.headline
+    has_crag = any(m is not None and m.value is not None for m in (h.score, h.accuracy))
+    headline = _headline_table(s) if has_crag or not s.blocks else _block_headline(s)
     return (
         '<section id="summary"><h2>Summary</h2><div class="grid2">'
-        f"<div>{_headline_table(s)}</div><div>{_facts_dl(s)}</div></div>{_notes(s)}</section>"
+        f"<div>{headline}</div><div>{_facts_dl(s)}</div></div>{_notes(s)}</section>"
     )
 
 
@@ -300,7 +344,7 @@ def _summary_multi(report: Report, comp: Comparison) -> str:
     ]
     colour = {name: run_colour(i) for i, name in enumerate(comp.runs)}
     for r in comp.leaderboard:
-        trust = f'<td class="num">{_e(_num(r.trust))}</td>' if has_trust else ""
+        trust = f'<td class="num">{_e(num(r.trust))}</td>' if has_trust else ""
         out.append(
             f'<tr><td class="num">{r.rank}</td><td><span class="sw" '
             f'data-c="{_e(colour[r.name])}"></span>{_e(r.name)}</td>'
@@ -333,12 +377,6 @@ def _summary_multi(report: Report, comp: Comparison) -> str:
     return "".join(out)
 
 
-def _num(v: float | None) -> str:
-    if v is None:
-        return "—"
-    return f"{v:.4g}"
-
-
 def _block(block: ExtraBlock, run_name: str, multi: bool) -> str:
     title = _e(block.title) + (f" — {_e(run_name)}" if multi else "")
     out = [f"<h3>{title}</h3>"]
@@ -347,9 +385,9 @@ def _block(block: ExtraBlock, run_name: str, multi: bool) -> str:
         out.append(f'<dl class="facts">{facts}</dl>')
     out.append("<table><tr><th>metric</th><th>value</th><th>interval</th></tr>")
     for m in block.metrics:
-        ci = f"[{_num(m.low)}, {_num(m.high)}]" if m.low is not None and m.high is not None else ""
+        ci = f"[{num(m.low)}, {num(m.high)}]" if m.low is not None and m.high is not None else ""
         out.append(
-            f'<tr><td>{_e(m.name)}</td><td class="num"><b>{_e(_num(m.value))}</b></td>'
+            f'<tr><td>{_e(m.name)}</td><td class="num"><b>{_e(num(m.value))}</b></td>'
             f'<td class="num muted">{_e(ci)}</td></tr>'
         )
     out.append("</table>")

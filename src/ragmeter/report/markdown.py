@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragmeter.report.fmt import ci_text, pct, pct_ci, seconds, tokens
+from ragmeter.report.fmt import ci_text, num, pct, pct_ci, seconds, tokens
 from ragmeter.report.summary import Comparison, Report, RunSummary, slice_title
 
 __all__ = ["MAX_FLIPS", "md_escape", "render_markdown"]
@@ -38,6 +38,14 @@ def _table(header: list[str], rows: list[list[str]], right: set[int] | None = No
 
 def _headline(s: RunSummary) -> list[str]:
     h = s.headline
+    counts = ", ".join(
+        f"{k} {h.counts[k]:,}"
+        for k in ("correct", "incorrect", "missing", "unscored")
+        if h.counts.get(k)
+    )
+    if all(m is None or m.value is None for m in (h.score, h.accuracy)):
+        # A run scored without CRAG metrics (Trust-Score): its block below is the headline.
+        return [f"{h.n:,} questions: {counts}."]
     level = f"{h.confidence * 100:g}% CI"
     rows = [
         ["**Score**", f"**{pct(h.score.value if h.score else None)}**", ci_text(h.score)],
@@ -50,11 +58,6 @@ def _headline(s: RunSummary) -> list[str]:
         ["Missing", pct(h.missing.value if h.missing else None), ci_text(h.missing)],
     ]
     lines = _table(["metric", "value", level], rows, {1, 2})
-    counts = ", ".join(
-        f"{k} {h.counts[k]:,}"
-        for k in ("correct", "incorrect", "missing", "unscored")
-        if h.counts.get(k)
-    )
     lines += ["", f"{h.n:,} questions: {counts}."]
     return lines
 
@@ -82,8 +85,10 @@ def _blocks(s: RunSummary) -> list[str]:
     for b in s.blocks:
         rows = []
         for m in b.metrics:
-            value = "—" if m.value is None else f"{m.value:.4g}"
-            ci = f"[{m.low:.4g}, {m.high:.4g}]" if m.low is not None and m.high is not None else ""
+            value = num(m.value)
+            ci = (
+                f"[{num(m.low)}, {num(m.high)}]" if m.low is not None and m.high is not None else ""
+            )
             rows.append([md_escape(m.name, 80), value, ci])
         lines += [
             "",

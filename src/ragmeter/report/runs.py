@@ -254,6 +254,8 @@ class SampleView(View):
     unscored_reason: str | None = None
     labels: LabelsView = Field(default_factory=LabelsView)
     answer: AnswerView | None = None
+    trust: dict[str, Any] | None = None
+    """Trust-Score ingredients of the question (runs of the ``trust`` scorer)."""
     error: str | None = None
     missing_reason: str | None = None
     seconds: float | None = None
@@ -296,6 +298,31 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}" if where else str(err["msg"])
 
 
+def _is_estimate(value: Any) -> bool:
+    return isinstance(value, dict) and "value" in value and ("ci_low" in value or "low" in value)
+
+
+def _extra_blocks(unknown: dict[str, Any]) -> dict[str, Any]:
+    """Group the keys of results.json the views do not know into titled blocks.
+
+    A Trust-Score run's results.json *is* a Trust-Score result (its top level holds
+    ``trust`` and its parts): all of it is one block. Otherwise every mapping that is
+    not itself a metric is a block of its own (``"trust": {...}`` beside the CRAG
+    metrics), and loose metrics are gathered into one more.
+    """
+    if _is_estimate(unknown.get("trust")):
+        return {"trust": unknown}
+    blocks = {k: v for k, v in unknown.items() if isinstance(v, dict) and not _is_estimate(v)}
+    loose = {
+        k: v
+        for k, v in unknown.items()
+        if k not in blocks and (_is_estimate(v) or isinstance(v, int | float | str))
+    }
+    if loose:
+        blocks["more_metrics"] = loose
+    return blocks
+
+
 def _read_results(path: Path) -> ResultsView:
     data = _read_json(path)
     if not isinstance(data, dict):
@@ -305,9 +332,9 @@ def _read_results(path: Path) -> ResultsView:
     if isinstance(fields.get("unscored"), dict):
         fields["unscored_summary"] = fields.pop("unscored")
         fields["unscored"] = fields["unscored_summary"].get("count", 0)
-    fields["extra_blocks"] = {
-        k: v for k, v in data.items() if k not in KNOWN_RESULT_KEYS and isinstance(v, dict)
-    }
+    fields["extra_blocks"] = _extra_blocks(
+        {k: v for k, v in data.items() if k not in KNOWN_RESULT_KEYS}
+    )
     try:
         return ResultsView.model_validate(fields)
     except ValidationError as exc:

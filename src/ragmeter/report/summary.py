@@ -72,6 +72,7 @@ _VALUE_ORDER: dict[str, list[str]] = {
 }
 
 MAX_EXTRA_METRICS = 40
+_BLOCK_FIRST = ["trust", "grounded_refusals", "answer_correctness", "grounded_citations"]
 
 
 class Out(BaseModel):
@@ -392,7 +393,21 @@ def _extra_block(key: str, data: dict[str, Any]) -> ExtraBlock:
     metrics: list[BlockMetric] = []
     info: dict[str, str] = {}
     _walk_block("", data, metrics, info, 0)
-    title = "Trust-Score" if "trust" in key.lower() else key.replace("_", " ").capitalize()
+
+    # Trust-Score's headline figures first, then other metrics with intervals, then counts.
+    def rank(m: BlockMetric) -> tuple[int, int]:
+        last = m.name.split(".")[-1].lower()
+        if last in _BLOCK_FIRST:
+            return (0, _BLOCK_FIRST.index(last))
+        return (1 if m.low is not None else 2, 0)
+
+    metrics.sort(key=rank)
+    if "trust" in key.lower():
+        title = "Trust-Score"
+    elif key == "more_metrics":
+        title = "More metrics"
+    else:
+        title = key.replace("_", " ").capitalize()
     return ExtraBlock(
         key=key,
         title=title,

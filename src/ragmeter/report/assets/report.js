@@ -368,6 +368,11 @@
       body.appendChild(legend);
     }
 
+    if (d.trust.length) {
+      add(body, section("Trust-Score"));
+      add(body, kvTable(d.trust));
+    }
+
     if (d.citations.length) {
       add(body, section("Citations"));
       var cl = el("ol");
