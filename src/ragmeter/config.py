@@ -119,9 +119,10 @@ class _Spec(BaseModel):
 class DataSpec(_Spec):
     """Which questions to run: a file (path, mirror-relative path or catalog name) and a reader."""
 
-    format: str = "crag"
-    """Reader name: ``crag``, ``trust_score``, ``qa_feedback`` ..."""
+    format: str = "auto"
+    """Reader: ``auto`` (detect), ``crag``, ``crag_task3``, ``alce``, ``qa_feedback``..."""
     path: str
+    """A file (as given, beside the spec, or in the data mirror) or ``catalog:NAME``."""
     with_html: bool = True
     limit: int | None = Field(default=None, ge=1)
     """Keep only the first N questions (after sampling)."""

@@ -260,3 +260,18 @@ def test_resume_after_sigkill_equals_uninterrupted(crag_sample: Path, tmp_path: 
     b = sorted((r.comparable() for r in read_journal(straight)), key=lambda d: d["index"])
     assert len(a) == 10 and a == b
     assert (killed / "results.json").read_text() == (straight / "results.json").read_text()
+
+
+def test_rescore_from_the_journal_gives_the_same_results(crag_sample: Path, tmp_path: Path) -> None:
+    from ragmeter.engine.rescore import rescore_folder
+
+    out = tmp_path / "run"
+    run_spec(spec_text(crag_sample, "first_snippet"), out, ["data.limit=4"])
+    saved = (out / "results.json").read_text()
+    before = [r.comparable() for r in read_journal(out)]
+    assert rescore_folder(out).model_dump() == json.loads(saved)
+    assert (out / "results.json").read_text() == saved
+    # Labelling again (rules only) keeps every record and its answer.
+    rescore_folder(out, judge="rules")
+    after = [r.comparable() for r in read_journal(out)]
+    assert sorted(after, key=lambda d: d["index"]) == sorted(before, key=lambda d: d["index"])

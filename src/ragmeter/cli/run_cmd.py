@@ -62,7 +62,7 @@ def run(
     from ragmeter.engine.runner import prepare
     from ragmeter.engine.runner import run as run_plan
     from ragmeter.engine.specs import load_spec
-    from ragmeter.engine.summary import score_table
+    from ragmeter.engine.summary import result_table
 
     if retry_errors and not resume:
         raise UserError("--retry-errors continues a run: pass --resume too")
@@ -75,7 +75,7 @@ def run(
         typer.echo(f"resuming: {len(plan.done)} of {total} questions already done", err=True)
     with RunProgress(total, plan.done, enabled=not quiet) as progress:
         results = run_plan(plan, on_records=progress.update)
-    typer.echo(score_table(results, loaded.spec.name))
+    typer.echo(result_table(results, loaded.spec.name))
     report = write_report(out) if loaded.spec.report else None
     typer.echo(f"run folder: {out}")
     if report is not None:

@@ -20,11 +20,12 @@ def validate(
 
     loaded = load_spec(spec, sets)
     base = Path(loaded.source).parent if Path(loaded.source).is_file() else None
-    _, _, path = check_spec(loaded, base)
+    _, _, path = check_spec(loaded, base, download=False)
     s = loaded.spec
+    where = str(path) if path is not None else f"{s.data.path} (not here yet: fetched on run)"
     typer.echo(
         f"ok: {s.name} — pipeline {s.pipeline.name}, model {s.llm}, "
-        f"scorer {s.scoring.scorer} (judge {s.scoring.judge or 'rules'}), data {path}"
+        f"scorer {s.scoring.scorer} (judge {s.scoring.judge or 'rules'}), data {where}"
     )
     if show:
         typer.echo(dump_json(s))

@@ -9,13 +9,13 @@ which is what makes ``--resume`` and the Ray executor agree with a local run.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ragmeter.config import DataSpec
-from ragmeter.data.crag import read_crag
+from ragmeter.data.fetch import default_dest, fetch, find_in_mirrors, load_catalog, mirror_dirs
+from ragmeter.data.formats import read_questions
 from ragmeter.engine.journal import DataFingerprint
 from ragmeter.errors import ConfigError
 from ragmeter.registry import Registry
@@ -25,24 +25,50 @@ Reader = Callable[[Path, bool], Iterator[Question]]
 """A reader: ``(path, with_html) -> questions``."""
 
 READERS: Registry[Reader] = Registry("readers")
-"""Data formats a run spec can name in ``data.format``."""
+"""Data formats a run spec can name in ``data.format`` (``auto`` detects the format)."""
 
 
-def _crag(path: Path, with_html: bool) -> Iterator[Question]:
-    return read_crag(path, with_html=with_html)
+def _reader(fmt: str | None) -> Reader:
+    def read(path: Path, with_html: bool) -> Iterator[Question]:
+        return read_questions(path, fmt, with_html=with_html)
+
+    return read
 
 
-READERS.register("crag", _crag)
+for _fmt in ("crag", "crag_task3", "alce", "qa_feedback", "questions"):
+    READERS.register(_fmt, _reader(_fmt))
+READERS.register("auto", _reader(None))
+
+CATALOG_PREFIX = "catalog:"
 
 
-def mirror_dirs() -> list[Path]:
-    """Folders of the data mirror (``RAGMETER_DATA_MIRROR``, separated by the path separator)."""
-    env = os.environ.get("RAGMETER_DATA_MIRROR", "")
-    return [Path(p) for p in env.split(os.pathsep) if p]
+def find_catalog_file(name: str) -> Path | None:
+    """The first file of catalog data set ``name`` when a mirror or an earlier fetch has it."""
+    entry = load_catalog().get(name)
+    if entry is None:
+        fetch(name)  # raises the unknown-name error with close names
+        return None
+    first = entry.files[0]
+    found = find_in_mirrors(first)
+    if found is None:
+        local = default_dest() / first.filename
+        found = local if local.is_file() else None
+    return found
 
 
-def resolve_data_path(path: str, base: Path | None = None) -> Path:
-    """The data file of a spec: as given, beside the spec file, or in the data mirror."""
+def resolve_data_path(path: str, base: Path | None = None, download: bool = True) -> Path | None:
+    """The data file of a spec.
+
+    ``catalog:NAME`` is a data set of the catalog (`ragmeter data list`), found in the data
+    mirror or downloaded (None without ``download`` when it is not here yet); anything else
+    is a path, taken as given, beside the spec file, or inside a data mirror folder.
+    """
+    if path.startswith(CATALOG_PREFIX):
+        name = path[len(CATALOG_PREFIX) :]
+        found = find_catalog_file(name)
+        if found is not None or not download:
+            return found
+        return Path(fetch(name)[0].path)
     p = Path(path).expanduser()
     candidates = [p]
     if base is not None and not p.is_absolute():
@@ -55,7 +81,7 @@ def resolve_data_path(path: str, base: Path | None = None) -> Path:
     looked = ", ".join(str(c) for c in candidates)
     raise ConfigError(
         f"data file '{path}' not found (looked in: {looked}); set RAGMETER_DATA_MIRROR to the "
-        "folder that holds it, or fetch it with `ragmeter data fetch`"
+        "folder that holds it, or name a catalog data set (data.path: catalog:NAME)"
     )
 
 

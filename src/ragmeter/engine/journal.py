@@ -47,6 +47,8 @@ class RunRecord(ScoredSample):
     """Per stage (extraction, retrieval, generation, judging...) seconds and tokens."""
     worker: str | None = None
     """Which executor worker produced the record."""
+    trust: dict[str, Any] | None = None
+    """Trust-Score ingredients (a `ragmeter.scoring.trust.TrustItem`; ``trust`` scorer runs)."""
 
     def comparable(self) -> dict[str, Any]:
         """The record without what varies between identical runs (timings, worker, cache hits)."""

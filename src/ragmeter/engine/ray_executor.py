@@ -14,6 +14,8 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from pydantic import BaseModel
+
 from ragmeter.config import LoadedSpec
 from ragmeter.engine.journal import Journal, RunRecord, write_header
 from ragmeter.engine.resources import EngineResources, LLMLoader, default_llm_loader
@@ -27,7 +29,6 @@ from ragmeter.engine.runner import (
 )
 from ragmeter.errors import MissingExtraError
 from ragmeter.pipelines.base import Pipeline
-from ragmeter.scoring.records import Results
 from ragmeter.types import Question
 
 
@@ -108,7 +109,7 @@ def _chunks(plan: RunPlan, size: int, skip: set[str]) -> Iterator[list[tuple[int
 
 def run_ray(
     plan: RunPlan, on_records: ProgressHook | None = None, loader: LLMLoader | None = None
-) -> Results:
+) -> BaseModel:
     """Run the plan's remaining questions on Ray workers and write ``results.json``."""
     ray = _import_ray()
     ex = plan.spec.executor

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from ragmeter import __version__
 from ragmeter.config import LoadedSpec, RunSpec
-from ragmeter.engine.data import Selection, resolve_data_path
+from ragmeter.engine.data import READERS, Selection, resolve_data_path
 from ragmeter.engine.journal import (
     RESULTS,
     Journal,
@@ -46,12 +46,11 @@ from ragmeter.engine.resources import (
     QuestionClock,
     default_llm_loader,
 )
-from ragmeter.engine.scorers import SCORERS, RunScorer
+from ragmeter.engine.scorers import RunScorer, get_scorer
 from ragmeter.errors import ConfigError, UserError
 from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.pipelines import load_builtin_pipelines
 from ragmeter.pipelines.base import PIPELINES, Pipeline
-from ragmeter.scoring.records import Results
 from ragmeter.types import Answer, Question, StageTiming, Usage
 
 
@@ -101,16 +100,17 @@ def resolve_pipeline(loaded: LoadedSpec) -> tuple[type[Pipeline], BaseModel]:
 
 
 def check_spec(
-    loaded: LoadedSpec, base: Path | None = None
-) -> tuple[type[Pipeline], BaseModel, Path]:
-    """Check components, their options and the data file (what ``ragmeter validate`` does)."""
-    cls, options = resolve_pipeline(loaded)
-    SCORERS.get(loaded.spec.scoring.scorer).check_options(loaded)
-    from ragmeter.engine.data import READERS
+    loaded: LoadedSpec, base: Path | None = None, download: bool = True
+) -> tuple[type[Pipeline], BaseModel, Path | None]:
+    """Check components, their options and the data file (what ``ragmeter validate`` does).
 
+    Without ``download`` a catalog data set that is not here yet gives None for its path.
+    """
+    cls, options = resolve_pipeline(loaded)
+    get_scorer(loaded.spec.scoring.scorer).check_options(loaded)
     READERS.get(loaded.spec.data.format)
-    GenerationSettings.model_validate(loaded.spec.generation)
-    path = resolve_data_path(loaded.spec.data.path, base)
+    loaded.check_options(GenerationSettings, loaded.spec.generation, ("generation",))
+    path = resolve_data_path(loaded.spec.data.path, base, download=download)
     return cls, options, path
 
 
@@ -120,6 +120,7 @@ def prepare(
     """Check the spec and the run folder, select the data and write ``header.json``."""
     base = Path(loaded.source).parent if Path(loaded.source).is_file() else None
     cls, options, path = check_spec(loaded, base)
+    assert path is not None  # downloads when missing
     spec = loaded.spec
     selection = Selection(
         spec.data, path, with_html=spec.data.with_html and cls.wants_html(options)
@@ -249,7 +250,7 @@ async def process_batch(
         start = time.perf_counter()
         try:
             scored, judge_usage = await scorer.score(
-                question, answer.text if answer is not None else None
+                question, answer.text if answer is not None else None, answer
             )
             scoring_error = None
         except UserError:
@@ -322,7 +323,7 @@ def build_components(
         seed=spec.seed,
     )
     pipeline = cls(options, resources)
-    scorer = SCORERS.get(spec.scoring.scorer).build(loaded, resources)
+    scorer = get_scorer(spec.scoring.scorer).build(loaded, resources)
     return resources, pipeline, scorer
 
 
@@ -351,7 +352,7 @@ async def run_local(
     plan: RunPlan,
     loader: LLMLoader,
     on_records: ProgressHook | None = None,
-) -> Results:
+) -> BaseModel:
     """Run the plan's remaining questions in this process and write ``results.json``."""
     spec = plan.spec
     resources, pipeline, scorer = build_components(plan.loaded, loader)
@@ -423,10 +424,10 @@ def _identities(resources: EngineResources) -> dict[str, str]:
     return out
 
 
-def finish(folder: Path, spec: RunSpec) -> Results:
+def finish(folder: Path, spec: RunSpec) -> BaseModel:
     """Aggregate the journal (in selection order) into ``results.json``."""
     records = sorted(read_journal(folder), key=lambda r: r.index)
-    scorer_cls = SCORERS.get(spec.scoring.scorer)
+    scorer_cls = get_scorer(spec.scoring.scorer)
     results = scorer_cls.aggregate(records, spec)
     write_json_atomic(
         folder / RESULTS, orjson.dumps(results.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
@@ -436,7 +437,7 @@ def finish(folder: Path, spec: RunSpec) -> Results:
 
 def run(
     plan: RunPlan, loader: LLMLoader | None = None, on_records: ProgressHook | None = None
-) -> Results:
+) -> BaseModel:
     """Execute a plan with its spec's executor (``loader`` defaults to `ragmeter.llm.load_llm`)."""
     loader = loader or default_llm_loader(plan.spec.cache, plan.spec.llm_options)
     if plan.spec.executor.kind == "ray":

@@ -7,6 +7,7 @@ journal into ``results.json`` with the scoring layer's own `Results` model.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -23,14 +24,19 @@ from ragmeter.scoring.judge import JudgePrompt, LLMJudge, LLMRefusalConfirmer
 from ragmeter.scoring.judges import RULES, parse_judge_spec
 from ragmeter.scoring.records import Results, ScoredSample, ScoringInfo, TruncationInfo
 from ragmeter.scoring.truncate import load_truncator
-from ragmeter.types import Question, Usage
+from ragmeter.types import Answer, Question, Usage
 
 
 class RunScorer(Protocol):
     """Scores one answer of a run."""
 
-    async def score(self, question: Question, prediction: str | None) -> tuple[ScoredSample, Usage]:
-        """The scored sample of ``prediction`` (None: no prediction) and the judges' tokens."""
+    async def score(
+        self, question: Question, prediction: str | None, answer: Answer | None = None
+    ) -> tuple[ScoredSample, Usage]:
+        """The scored sample of ``prediction`` (None: no prediction) and the judges' tokens.
+
+        ``answer`` is the pipeline's full answer (citations, documents shown) when there is one.
+        """
         ...
 
     def unscored(self, question: Question, prediction: str | None, reason: str) -> ScoredSample:
@@ -49,13 +55,23 @@ class RunScorerKind(Protocol):
         """A scorer for one run, using the run's shared models."""
         ...
 
-    def aggregate(self, records: Sequence[ScoredSample], spec: RunSpec) -> Results:
-        """The results of the scored samples (given in selection order)."""
+    def aggregate(self, records: Sequence[ScoredSample], spec: RunSpec) -> BaseModel:
+        """The results of the scored samples (given in selection order): ``results.json``."""
         ...
 
 
 SCORERS: Registry[RunScorerKind] = Registry("scorers")
 """Run scorers by name (``scoring.scorer`` in a run spec)."""
+
+_SCORER_MODULES = {"trust": "ragmeter.engine.trust_scorer"}
+"""Built-in scorers beyond ``crag`` and the module whose import registers each."""
+
+
+def get_scorer(name: str) -> RunScorerKind:
+    """The run scorer named ``name`` (importing a built-in one on first use)."""
+    if name in _SCORER_MODULES and name not in SCORERS:
+        importlib.import_module(_SCORER_MODULES[name])
+    return SCORERS.get(name)
 
 
 class CragScoringOptions(BaseModel):
@@ -84,7 +100,9 @@ class CragRunScorer:
     def __init__(self, scorer: CragScorer):
         self.scorer = scorer
 
-    async def score(self, question: Question, prediction: str | None) -> tuple[ScoredSample, Usage]:
+    async def score(
+        self, question: Question, prediction: str | None, answer: Answer | None = None
+    ) -> tuple[ScoredSample, Usage]:
         """Score one prediction, counting the judges' tokens."""
         tally = TokenTally()
         token = CURRENT_TALLY.set(tally)

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
 from ragmeter.scoring.bootstrap import Estimate
 from ragmeter.scoring.records import Results
+
+if TYPE_CHECKING:
+    from ragmeter.scoring.trust import TrustResult
 
 
 def _pct(e: Estimate) -> str:
@@ -36,3 +43,36 @@ def score_table(results: Results, name: str = "") -> str:
         lines.append(f"  unscored: {n} × {reason}")
     lines += [f"  warning: {w}" for w in results.warnings]
     return "\n".join(lines)
+
+
+def trust_table(result: TrustResult, name: str = "") -> str:
+    """The Trust-Score figures with 95% intervals."""
+    rows = [
+        ("TRUST", result.trust),
+        ("grounded refusals F1", result.grounded_refusals),
+        ("answer correctness F1", result.answer_correctness),
+        ("grounded citations F1", result.grounded_citations),
+        ("citation recall", result.citation_recall),
+        ("citation precision", result.citation_precision),
+    ]
+    width = max(len(k) for k, _ in rows)
+    title = f"{name}: " if name else ""
+    lines = [
+        f"{title}{result.n} questions ({result.dataset}), {result.n_answered} answered, "
+        f"{result.n_answerable} answerable (95% intervals)"
+    ]
+    lines += [f"  {k.ljust(width)}  {_pct(v)}" for k, v in rows]
+    for issue, n in result.issues.items():
+        lines.append(f"  issue: {n} × {issue}")
+    return "\n".join(lines)
+
+
+def result_table(result: BaseModel, name: str = "") -> str:
+    """The table of a run's ``results.json`` (CRAG or Trust-Score)."""
+    if isinstance(result, Results):
+        return score_table(result, name)
+    from ragmeter.scoring.trust import TrustResult
+
+    if isinstance(result, TrustResult):
+        return trust_table(result, name)
+    return result.model_dump_json(indent=2)
