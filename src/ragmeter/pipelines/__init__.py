@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-_BUILTIN_MODULES = ("ragmeter.pipelines.adapters",)
+_BUILTIN_MODULES = ("ragmeter.pipelines.adapters", "ragmeter.pipelines.baselines")
 
 
 def load_builtin_pipelines() -> None:
