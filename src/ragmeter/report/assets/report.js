@@ -136,6 +136,7 @@
     shown.forEach(function (r) {
       var tr = el("tr");
       tr.dataset.id = r[C.id];
+      tr.tabIndex = 0;
       if (r[C.id] === state.openId) { tr.className = "open"; }
       var label = el("td");
       label.appendChild(badge(r[C.label]));
@@ -207,6 +208,10 @@
   tbody.addEventListener("click", function (ev) {
     var tr = ev.target.closest("tr");
     if (tr && tr.dataset.id !== undefined) { open(state.run, tr.dataset.id); }
+  });
+  tbody.addEventListener("keydown", function (ev) {
+    var tr = ev.target.closest("tr");
+    if (ev.key === "Enter" && tr && tr.dataset.id !== undefined) { open(state.run, tr.dataset.id); }
   });
   document.querySelectorAll("[data-open]").forEach(function (e) {
     e.addEventListener("click", function () { open(0, e.dataset.open); });
@@ -351,6 +356,11 @@
 
     add(body, section("Retrieved chunks (" + d.chunks.length + ")"));
     if (!d.chunks.length) { add(body, el("div", "muted", "none recorded")); }
+    if (d.chunks.length) {
+      var legend = el("div", "legend");
+      add(legend, el("mark", "gold", "gold answer"), el("mark", "pred", "prediction"));
+      body.appendChild(legend);
+    }
     d.chunks.forEach(function (c, k) {
       var box = el("div", "chunk");
       var meta = "#" + (k + 1) + (c.score === null ? "" : " · score " + c.score.toFixed(3)) +
@@ -362,12 +372,6 @@
       if (c.after) { box.appendChild(el("div", "meta", "… " + c.after.toLocaleString("en") + " characters after")); }
       body.appendChild(box);
     });
-    if (d.chunks.length) {
-      var legend = el("div", "legend");
-      add(legend, el("mark", "gold", "gold answer"), el("mark", "pred", "prediction"));
-      body.appendChild(legend);
-    }
-
     if (d.trust.length) {
       add(body, section("Trust-Score"));
       add(body, kvTable(d.trust));
@@ -377,7 +381,12 @@
       add(body, section("Citations"));
       var cl = el("ol");
       d.citations.forEach(function (docs) {
-        cl.appendChild(el("li", null, docs.length ? "cites " + docs.map(function (x) { return "[" + x + "]"; }).join(" ") : "no citation"));
+        // Name the cited documents by the retrieved chunks that came from them.
+        var names = docs.map(function (x) {
+          var c = d.chunks.find(function (ch) { return ch.doc === x; });
+          return "[" + x + "]" + (c && c.source ? " " + c.source : "");
+        });
+        cl.appendChild(el("li", null, docs.length ? "cites " + names.join("; ") : "no citation"));
       });
       body.appendChild(cl);
     }
