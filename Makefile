@@ -38,8 +38,14 @@ browser:
 
 install: $(STAMP) browser
 
+# The demo: CRAG task 1 on the 10 sample questions with their pages, the default local model
+# answering and judging; prints the score table and where the report is. Each run gets its
+# own folder (a finished run folder is never overwritten).
+DEMO_OUT ?= runs/demo-$(shell date +%Y%m%d-%H%M%S)
+
 demo: install
-	$(RAGMETER) data info $(RAGMETER_DATA_MIRROR)/crag/crag_sample_10_with_pages.jsonl.bz2
+	$(RAGMETER) models install qwen2.5-coder-1.5b-instruct-q4km
+	$(RAGMETER) run demo --out $(DEMO_OUT)
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks
