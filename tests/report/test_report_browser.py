@@ -166,7 +166,8 @@ def test_payloads_execute_nothing(tmp_path: Path, payload_run: Path, open_report
             page.select_option("#rm-domain", label=domain)
         page.select_option("#rm-domain", "")
         rows = page.locator("#rm-tbody tr")
-        for i in range(rows.count()):
+        # 24 rows carry every payload (they cycle through the list by row number).
+        for i in range(min(24, rows.count())):
             # The # cell: the open panel covers the right of the table, as for a user.
             rows.nth(i).locator("td").first.click()
         page.locator("#panel-close").click()
