@@ -8,7 +8,8 @@ write first: ``json.loads`` over the lines of ``bz2.open``.
 
     .venv/bin/python benchmarks/data_read.py [--sizes 1,2,5,10] [--repeat 1]
 
-The last line printed is JSON with every figure.
+The last line printed is JSON with every figure. Wall-clock MB/s depends on what
+else the machine runs; MB per CPU-second (all threads) does much less.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def build_file(copies: list[Path], n: int, tmp: Path) -> Path:
 def child(reader: str, path: str) -> None:
     """Run one reader over one file; print decompressed bytes, seconds, rows and peak RSS."""
     start = time.perf_counter()
+    cpu0 = _cpu()
     rows = 0
     nbytes = 0
     if reader == "naive":
@@ -82,7 +84,14 @@ def child(reader: str, path: str) -> None:
             rows += 1
             nbytes += sum(p.html_bytes for p in q.pages)
     seconds = time.perf_counter() - start
-    print(json.dumps({"rows": rows, "seconds": seconds, "peak_rss_mb": peak_rss_mb()}))
+    cpu = _cpu() - cpu0
+    print(json.dumps({"rows": rows, "seconds": seconds, "cpu": cpu, "peak_rss_mb": peak_rss_mb()}))
+
+
+def _cpu() -> float:
+    """User + system CPU seconds of this process, all threads included."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def peak_rss_mb() -> float:
@@ -138,15 +147,18 @@ def main() -> None:
             for reader in readers:
                 runs = results[reader][str(n)].pop("runs")  # type: ignore[arg-type]
                 secs = statistics.median(x["seconds"] for x in runs)  # type: ignore[index, union-attr]
+                cpu = statistics.median(x["cpu"] for x in runs)  # type: ignore[index, union-attr]
                 results[reader][str(n)] = {
                     "input_mb": round(mb, 1),
                     "mb_per_s": round(mb / secs, 2),
+                    "mb_per_cpu_s": round(mb / cpu, 2),
                     "peak_rss_mb": round(max(x["peak_rss_mb"] for x in runs), 1),  # type: ignore[index, union-attr]
                 }
             print(
                 f"{n:>3}x  {mb:7.1f} MB  "
                 + "  ".join(
                     f"{r}: {results[r][str(n)]['mb_per_s']:6.2f} MB/s "
+                    f"({results[r][str(n)]['mb_per_cpu_s']:5.2f} MB/cpu-s) "
                     f"{results[r][str(n)]['peak_rss_mb']:6.1f} MB RSS"
                     for r in readers
                 ),
@@ -162,6 +174,7 @@ def main() -> None:
             n: round(results["ragmeter"][n]["mb_per_s"] / results["naive"][n]["mb_per_s"], 2)
             for n in results["naive"]
         },
+        "load_average": os.getloadavg(),
         "ragmeter_rss_growth_mb": round(
             results["ragmeter"][hi]["peak_rss_mb"] - results["ragmeter"][lo]["peak_rss_mb"], 1
         ),

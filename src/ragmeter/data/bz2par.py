@@ -26,7 +26,7 @@ from pathlib import Path
 
 BLOCK_MAGIC = 0x314159265359
 EOS_MAGIC = 0x177245385090
-READ_SIZE = 4 << 20
+READ_SIZE = 1 << 20
 
 
 def _patterns(magic: int) -> list[tuple[int, bytes, int, int]]:
@@ -180,7 +180,8 @@ def iter_decompressed(path: str | Path, workers: int | None = None) -> Iterator[
             try:
                 for block, nbits, crc in _blocks(p):
                     inflight.append(pool.submit(decode_block, block, nbits, crc))
-                    while len(inflight) > 2 * n:
+                    # n blocks decoding and one ready: enough to keep n cores busy.
+                    while len(inflight) > n + 1:
                         out = inflight.popleft().result()
                         delivered += len(out)
                         yield out
