@@ -19,12 +19,13 @@ from ragmeter.scoring.alce import (
     qampari_scores,
     remove_citations,
     rouge_l,
+    score_alce,
     split_sentences,
     str_em,
     str_hit,
 )
 from ragmeter.scoring.nli import NLI, load_nli
-from ragmeter.types import Passage
+from ragmeter.types import Passage, Question
 
 
 class AllWordsLLM:
@@ -164,3 +165,25 @@ def test_real_model_citation_quality_on_an_alce_demo(mirror_file, tmp_path) -> N
 
     good, bad = asyncio.run(go())
     assert good.recall > bad.recall
+
+
+def test_score_alce_picks_the_metrics_of_each_data_set() -> None:
+    nli = NLI(AllWordsLLM())
+    asqa = Question(
+        id="a",
+        dataset="asqa",
+        query="Capital?",
+        answers=[["Paris"], ["Berlin"]],
+        passages=DOCS,
+        extras={"annotations": [{"long_answer": "Paris is the capital of France."}]},
+    )
+    s = asyncio.run(score_alce(asqa, "Paris is the capital of France [1].", nli))
+    assert s.str_em == 0.5 and s.str_hit == 0.0 and s.qampari is None
+    assert s.rouge_l == pytest.approx(1.0) and s.length == 6
+    assert s.citation is not None and s.citation.recall == 1.0
+    eli5 = asqa.model_copy(update={"dataset": "eli5", "answers": [["Paris is the capital"]]})
+    s = asyncio.run(score_alce(eli5, "Paris is the capital of France [1].", nli))
+    assert s.claim_recall == 1.0 and s.str_em is None
+    qampari = asqa.model_copy(update={"dataset": "qampari"})
+    s = asyncio.run(score_alce(qampari, "Paris [1], Rome [3].", None))
+    assert s.qampari is not None and s.qampari.precision == 0.5 and s.citation is None

@@ -19,7 +19,7 @@ from ragmeter.scoring.feedback import (
     SPAN_DETECTORS,
     check_preferences,
     check_spans,
-    grounding_premise,
+    evidence,
     pair_agreement,
     sentence_labels,
 )
@@ -104,7 +104,7 @@ def test_nli_metrics_and_detectors_run_on_a_toy_question() -> None:
     assert gold_recall[1] > gold_recall[0] > gold_recall[2]
     result = asyncio.run(check_preferences([q], "nli-gold-recall", nli))
     assert result.n_pairs == 6 and result.agreement == pytest.approx(1.0)
-    assert "Bloom" in grounding_premise(q, q.feedback.predictions)  # type: ignore[union-attr]
+    assert evidence(q, "Bloom has ten songs", k=1) == "Title: Bloom\nIt has ten songs."
     for name in SPAN_DETECTORS.names():
         flags = asyncio.run(
             SPAN_DETECTORS.get(name).fn(q, split_sentences("Bloom has 99 songs."), nli)

@@ -22,12 +22,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ragmeter.scoring.nli import NLI
 from ragmeter.scoring.normalize import normalize_answer
-from ragmeter.types import Passage, Record
+from ragmeter.types import Passage, Question, Record
 
 __all__ = [
+    "AlceScores",
     "CitationQuality",
     "CitedSentence",
     "QampariScores",
@@ -43,6 +45,7 @@ __all__ = [
     "remove_citations",
     "rouge_l",
     "rouge_tokens",
+    "score_alce",
     "split_sentences",
     "str_em",
     "str_hit",
@@ -402,3 +405,66 @@ async def citation_quality(
         recall=len(supported) / len(sents) if sents else 0.0,
         precision=n_precise / n_citations if n_citations else 0.0,
     )
+
+
+class AlceScores(Record):
+    """Every ALCE metric that applies to one answer (None where it does not apply)."""
+
+    length: int
+    str_em: float | None = None
+    str_hit: float | None = None
+    qampari: QampariScores | None = None
+    claim_recall: float | None = None
+    rouge_l: float | None = None
+    """Against the long reference answers, when the question has them (``extras``)."""
+    citation: CitationQuality | None = None
+
+
+def _long_answers(extras: dict[str, Any]) -> list[str]:
+    """Long reference answers kept in a question's extras (ALCE ASQA's ``annotations``)."""
+    out: list[str] = []
+    for ann in extras.get("annotations") or []:
+        if isinstance(ann, dict) and isinstance(ann.get("long_answer"), str):
+            out.append(ann["long_answer"])
+    return out
+
+
+async def score_alce(
+    question: Question,
+    output: str,
+    nli: NLI | None,
+    *,
+    kind: str | None = None,
+    docs: Sequence[Passage] | None = None,
+    citations: Sequence[Sequence[int]] | None = None,
+    max_citations: int | None = 3,
+) -> AlceScores:
+    """The ALCE metrics of one answer: by ``kind`` ("short", "list" or "claims", default
+    from the data set name), plus ROUGE-L, length and, with an NLI model, citation quality."""
+    from ragmeter.scoring.trust import answer_kind
+
+    kind = kind or answer_kind(question.dataset)
+    docs = list(question.passages if docs is None else docs)
+    scores = AlceScores(length=answer_length(output))
+    if question.answers:
+        if kind == "short":
+            scores.str_em = str_em(question.answers, output)
+            scores.str_hit = str_hit(question.answers, output)
+        elif kind == "list":
+            scores.qampari = qampari_scores(question.answers, output)
+        elif nli is not None:
+            claims = [a[0] for a in question.answers if a]
+            scores.claim_recall = await claim_recall(nli, claims, output)
+    longs = _long_answers(question.extras)
+    if longs:
+        scores.rouge_l = rouge_l(output, longs)
+    if nli is not None:
+        scores.citation = await citation_quality(
+            nli,
+            output,
+            docs,
+            citations=citations,
+            qampari_question=question.query if kind == "list" else None,
+            max_citations=max_citations,
+        )
+    return scores

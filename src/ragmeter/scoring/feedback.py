@@ -383,46 +383,44 @@ SPAN_DETECTORS.register(
 
 # ---------------------------------------------------------------- NLI grounding
 
-GROUNDING_PREMISE_CHARS = 2000
-"""Budget of the passage premise: about 500 tokens, a few seconds per question on a CPU."""
+EVIDENCE_SENTENCES = 4
+"""Passage sentences in the premise of one claim: enough for a fact spread over two or three."""
 
 
-def grounding_premise(
-    question: Question, texts: Sequence[str], max_chars: int = GROUNDING_PREMISE_CHARS
-) -> str:
-    """The passage sentences that share content words with ``texts``, in passage order.
-
-    A cheap lexical retriever: sentences sharing nothing with the texts cannot
-    support them, and a shorter premise is both faster and easier for a small
-    model. When the sentences that share words exceed ``max_chars``, those with
-    the most shared words are kept. One premise per question (built from all the
-    texts to check) lets the model reuse it for every sentence.
-    """
-    wanted = {w for t in texts for w in content_words(t)}
+def _passage_blocks(question: Question) -> list[tuple[str, list[str]]]:
+    """Per passage: its title and its sentences (qa-feedback keeps them; otherwise split)."""
     kept = question.extras.get("passage_sentences")
-    blocks: list[tuple[str, list[str]]] = []
     if isinstance(kept, list) and len(kept) == len(question.passages):
-        blocks = [
-            (p.title, [str(s) for s in ss]) for p, ss in zip(question.passages, kept, strict=True)
-        ]
-    else:
-        blocks = [(p.title, [s.text for s in split_sentences(p.text)]) for p in question.passages]
-    scored: list[tuple[int, int, int, str]] = []  # (overlap, block, position, sentence)
-    for b, (_, sents) in enumerate(blocks):
-        for i, sent in enumerate(sents):
-            overlap = len(wanted & set(content_words(sent)))
-            if overlap:
-                scored.append((overlap, b, i, sent))
-    chosen: set[tuple[int, int]] = set()
-    used = 0
-    for _overlap, b, i, sent in sorted(scored, key=lambda x: (-x[0], x[1], x[2])):
-        if used + len(sent) + 1 > max_chars and chosen:
-            continue
-        chosen.add((b, i))
-        used += len(sent) + 1
+        pairs = zip(question.passages, kept, strict=True)
+        return [(p.title, [str(s) for s in ss]) for p, ss in pairs]
+    return [(p.title, [s.text for s in split_sentences(p.text)]) for p in question.passages]
+
+
+def evidence(question: Question, claim: str, k: int = EVIDENCE_SENTENCES) -> str:
+    """The premise for checking ``claim``: the ``k`` passage sentences sharing most words with it.
+
+    A cheap lexical retriever: content words shared with the claim, each
+    weighted by its rarity among the question's passage sentences, rank the
+    sentences; the best ``k`` are given in passage order under their titles.
+    A short premise is faster and easier for a small model than whole passages.
+    """
+    blocks = _passage_blocks(question)
+    sents = [
+        (b, i, sent, set(content_words(sent)))
+        for b, (_, ss) in enumerate(blocks)
+        for i, sent in enumerate(ss)
+    ]
+    df: Counter[str] = Counter(w for *_, words in sents for w in words)
+    wanted = set(content_words(claim))
+    scored = []
+    for b, i, sent, words in sents:
+        score = sum(1.0 / df[w] for w in wanted & words)
+        if score > 0:
+            scored.append((score, b, i, sent))
+    top = sorted(scored, key=lambda x: (-x[0], x[1], x[2]))[:k]
     parts: list[str] = []
-    for b, (title, sents) in enumerate(blocks):
-        picked = [s for i, s in enumerate(sents) if (b, i) in chosen]
+    for b, (title, _) in enumerate(blocks):
+        picked = [sent for _, bb, i, sent in sorted(top, key=lambda x: (x[1], x[2])) if bb == b]
         if picked:
             head = f"Title: {title}\n" if title else ""
             parts.append(head + _WS.sub(" ", " ".join(picked)).strip())
@@ -436,9 +434,8 @@ async def grounding_probabilities(
     question: Question, texts: Sequence[str], nli: NLI
 ) -> list[list[float]]:
     """Per text, per sentence: P(the question's passages entail the sentence)."""
-    premise = grounding_premise(question, texts)
-    split = [[s.text for s in split_sentences(t)] for t in texts]
-    flat = await nli.probabilities([(premise, remove_citations(s)) for ss in split for s in ss])
+    split = [[remove_citations(s.text) for s in split_sentences(t)] for t in texts]
+    flat = await nli.probabilities([(evidence(question, s), s) for ss in split for s in ss])
     out: list[list[float]] = []
     k = 0
     for ss in split:
@@ -447,16 +444,22 @@ async def grounding_probabilities(
     return out
 
 
-def _predictions(question: Question) -> list[str]:
-    return list(question.feedback.predictions) if question.feedback else []
-
-
 async def _nli_flags(question: Question, sents: Sequence[Sentence], nli: NLI | None) -> list[bool]:
     assert nli is not None
-    texts = _predictions(question) or [" ".join(s.text for s in sents)]
-    premise = grounding_premise(question, texts)
-    probs = await nli.probabilities([(premise, remove_citations(s.text)) for s in sents])
+    claims = [remove_citations(s.text) for s in sents]
+    probs = await nli.probabilities([(evidence(question, c), c) for c in claims])
     return [not nli.entails(p) for p in probs]
+
+
+async def _cascade_flags(
+    question: Question, sents: Sequence[Sentence], nli: NLI | None
+) -> list[bool]:
+    """Lexical screen, then NLI: only sentences with unseen content words go to the model."""
+    assert nli is not None
+    lexical = await _lexical(question, sents, nli)
+    suspects = [s for s, flag in zip(sents, lexical, strict=True) if flag]
+    verdicts = iter(await _nli_flags(question, suspects, nli))
+    return [next(verdicts) if flag else False for flag in lexical]
 
 
 SPAN_DETECTORS.register(
@@ -465,7 +468,17 @@ SPAN_DETECTORS.register(
         "nli",
         _nli_flags,
         True,
-        "flags sentences the passages (lexically pre-filtered) do not entail, by NLI",
+        "flags sentences their best-matching passage sentences do not entail, by NLI",
+    ),
+)
+SPAN_DETECTORS.register(
+    "lexical+nli",
+    SpanDetector(
+        "lexical+nli",
+        _cascade_flags,
+        True,
+        "flags sentences with content words absent from the passages that NLI also finds "
+        "unsupported (the lexical screen spares the model most sentences)",
     ),
 )
 
