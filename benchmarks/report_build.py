@@ -81,8 +81,8 @@ def browser_times(pages: list[Path]) -> dict[str, dict[str, float]]:
             for _ in range(LOADS):
                 page = browser.new_page()
                 t0 = time.perf_counter()
-                page.goto(path.as_uri(), wait_until="load")
-                page.wait_for_selector("tbody tr")
+                page.goto(path.as_uri(), wait_until="load", timeout=300_000)
+                page.wait_for_selector("tbody tr", timeout=300_000)
                 opens.append(time.perf_counter() - t0)
                 if page.locator("#rm-tbody").count():
                     t1 = time.perf_counter()

@@ -258,6 +258,8 @@ def write_run(
         models={"answer": llm + " (sha256 0123abcd)", "judge": "local"},
     )
     write_header(folder, header)
+    # A fresh journal: the engine's appends to an existing one (that is how it resumes).
+    (folder / "samples.jsonl").unlink(missing_ok=True)
     journal = Journal(folder)
     journal.open()
     for r in records:
