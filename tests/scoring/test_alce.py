@@ -19,6 +19,7 @@ from ragmeter.scoring.alce import (
     qampari_scores,
     remove_citations,
     rouge_l,
+    rouge_n,
     score_alce,
     split_sentences,
     str_em,
@@ -112,6 +113,9 @@ def test_rouge_l_and_length() -> None:
     assert rouge_l("a b c d [1]", ["x y", "a c d e"]) == pytest.approx(0.75)
     assert rouge_l("", "a b") == 0.0
     assert answer_length("One two [1] three.") == 3
+    # Clipped unigrams: "a" counts once against one "a" in the reference.
+    assert rouge_n("a a b", "a b c d", 1) == pytest.approx(2 * (2 / 3) * 0.5 / (2 / 3 + 0.5))
+    assert rouge_n("a b", ["c d", "a b"], 2) == pytest.approx(1.0)
 
 
 def test_citation_recall_and_precision_follow_alce() -> None:

@@ -20,6 +20,7 @@ and count documents from 1; `CitedSentence.citations` holds 0-based indexes.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ __all__ = [
     "qampari_scores",
     "remove_citations",
     "rouge_l",
+    "rouge_n",
     "rouge_tokens",
     "score_alce",
     "split_sentences",
@@ -300,6 +302,29 @@ def rouge_l(prediction: str, references: str | Sequence[str]) -> float:
         lcs = lcs_length(pred, gold)
         if lcs:
             best = max(best, _f1(lcs / len(pred), lcs / len(gold)))
+    return best
+
+
+def rouge_n(prediction: str, references: str | Sequence[str], n: int = 1) -> float:
+    """ROUGE-N F1 (clipped n-gram overlap) against the best of ``references``."""
+    refs = [references] if isinstance(references, str) else list(references)
+    if not refs:
+        raise ValueError("rouge_n needs at least one reference")
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+
+    def grams(tokens: list[str]) -> Counter[tuple[str, ...]]:
+        return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+    pred = grams(rouge_tokens(remove_citations(prediction)))
+    best = 0.0
+    for ref in refs:
+        gold = grams(rouge_tokens(ref))
+        overlap = sum((pred & gold).values())
+        if overlap:
+            p = overlap / sum(pred.values())
+            r = overlap / sum(gold.values())
+            best = max(best, _f1(p, r))
     return best
 
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ragmeter.registry import Registry
-from ragmeter.scoring.alce import Sentence, remove_citations, rouge_l, split_sentences
+from ragmeter.scoring.alce import Sentence, remove_citations, rouge_l, rouge_n, split_sentences
 from ragmeter.scoring.bootstrap import Estimate, estimate
 from ragmeter.scoring.nli import NLI
 from ragmeter.scoring.normalize import tokens
@@ -136,6 +136,11 @@ async def _rouge(question: Question, preds: Sequence[str], nli: NLI | None) -> l
     return [rouge_l(p, gold) if gold else 0.0 for p in preds]
 
 
+async def _rouge1(question: Question, preds: Sequence[str], nli: NLI | None) -> list[float]:
+    gold = _gold(question)
+    return [rouge_n(p, gold, 1) if gold else 0.0 for p in preds]
+
+
 async def _length(question: Question, preds: Sequence[str], nli: NLI | None) -> list[float]:
     return [float(len(remove_citations(p).split())) for p in preds]
 
@@ -145,6 +150,10 @@ PREFERENCE_METRICS.register(
     PreferenceMetric(
         "rougeL", _rouge, False, "ROUGE-L F1 against the gold answer (the first baseline)"
     ),
+)
+PREFERENCE_METRICS.register(
+    "rouge1",
+    PreferenceMetric("rouge1", _rouge1, False, "ROUGE-1 F1 against the gold answer"),
 )
 PREFERENCE_METRICS.register(
     "length", PreferenceMetric("length", _length, False, "answer length in words (a baseline)")
@@ -523,28 +532,9 @@ PREFERENCE_METRICS.register(
 )
 
 
-async def _rouge_and_faithfulness(
-    question: Question, preds: Sequence[str], nli: NLI | None
-) -> list[float]:
-    """Per prediction: the mean of ROUGE-L F1 against the gold answer and NLI faithfulness."""
-    rouge = await _rouge(question, preds, nli)
-    faithful = await _faithfulness(question, preds, nli)
-    return [(r + f) / 2 for r, f in zip(rouge, faithful, strict=True)]
-
-
-PREFERENCE_METRICS.register(
-    "rougeL+faithfulness",
-    PreferenceMetric(
-        "rougeL+faithfulness",
-        _rouge_and_faithfulness,
-        True,
-        "mean of ROUGE-L F1 against the gold answer and NLI faithfulness to the passages",
-    ),
-)
-
-DEFAULT_METRIC = "rougeL+faithfulness"
+DEFAULT_METRIC = "rouge1"
 """What ``--metric default`` names: the metric that agrees best with the human preferences."""
-DEFAULT_DETECTOR = "nli"
+DEFAULT_DETECTOR = "lexical+nli"
 """What ``--detector default`` names."""
 PREFERENCE_METRICS.register("default", PREFERENCE_METRICS.get(DEFAULT_METRIC))
 SPAN_DETECTORS.register("default", SPAN_DETECTORS.get(DEFAULT_DETECTOR))
