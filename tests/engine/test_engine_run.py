@@ -275,3 +275,19 @@ def test_rescore_from_the_journal_gives_the_same_results(crag_sample: Path, tmp_
     rescore_folder(out, judge="rules")
     after = [r.comparable() for r in read_journal(out)]
     assert sorted(after, key=lambda d: d["index"]) == sorted(before, key=lambda d: d["index"])
+
+
+def test_progress_counts_running_accuracy_and_failures(crag_sample: Path, tmp_path: Path) -> None:
+    from ragmeter.engine.progress import RunStats
+
+    run_spec(spec_text(crag_sample, "fails_on_comparisons"), tmp_path / "run", ["data.limit=6"])
+    records = read_journal(tmp_path / "run")
+    stats = RunStats(records[:2])
+    stats.add(records[2:])
+    n_failed = sum(1 for r in records if r.error)
+    n_correct = sum(1 for r in records if r.label == "correct")
+    assert stats.correct == n_correct and stats.errors == n_failed
+    text = stats.summary()
+    assert f"acc {100 * n_correct / 6:.1f}%" in text
+    if n_failed:
+        assert f"{n_failed} error" in text

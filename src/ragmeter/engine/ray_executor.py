@@ -168,7 +168,7 @@ def run_ray(
             if errors > plan.spec.budget.max_errors and not stopped:
                 stopped = True
                 for ref in in_flight:
-                    ray.cancel(ref, force=True)
+                    ray.cancel(ref)
                 in_flight.clear()
         if not stopped:
             ids = ray.get(workers[0].identities.remote())
