@@ -33,8 +33,8 @@ async def never_finishes(q: Question) -> str:
 
 
 def fails_on_comparisons(q: Question) -> str:
-    """Fails on comparison questions, answers the rest."""
-    if q.labels.question_type == "comparison":
+    """Fails on comparison questions (unless RAGMETER_TEST_FIXED is set), answers the rest."""
+    if q.labels.question_type == "comparison" and not os.environ.get("RAGMETER_TEST_FIXED"):
         raise RuntimeError(f"cannot compare in {q.id}")
     return gold_answer(q)
 

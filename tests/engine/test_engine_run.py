@@ -291,3 +291,20 @@ def test_progress_counts_running_accuracy_and_failures(crag_sample: Path, tmp_pa
     assert f"acc {100 * n_correct / 6:.1f}%" in text
     if n_failed:
         assert f"{n_failed} error" in text
+
+
+def test_resume_retry_errors_answers_failed_questions_again(
+    crag_sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = spec_text(crag_sample, "fails_on_comparisons")
+    out = tmp_path / "run"
+    run_spec(text, out)
+    failed = {r.id for r in read_journal(out) if r.error}
+    assert failed
+    monkeypatch.setenv("RAGMETER_TEST_FIXED", "1")
+    plan = prepare(parse_run_spec(text, "spec.yaml"), out, resume=True, retry_errors=True)
+    assert {r.id for r in plan.done}.isdisjoint(failed)
+    results = run(plan)
+    records = read_journal(out)
+    assert len(records) == 10 and len({r.id for r in records}) == 10
+    assert not any(r.error for r in records) and results.accuracy.value == 1.0
