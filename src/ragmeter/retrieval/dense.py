@@ -11,7 +11,8 @@ Where the default model's weights come from, in order:
 
 Embeddings are L2-normalised (cosine = dot product) and cached by model
 identity + chunk id (a hash of the chunk's text): a second run over the same
-pages embeds nothing (``Embedder.embedded`` counts texts actually encoded).
+pages embeds nothing (``Embedder.embedded`` counts chunk texts actually encoded;
+queries are always encoded, and counted apart in ``Embedder.queries``).
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ class Embedder:
         )
         self.embedded = 0
         self.cache_hits = 0
+        self.queries = 0
         self._model: Any = None
         self._lock = threading.Lock()
         self.dim = 0
@@ -144,7 +146,6 @@ class Embedder:
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        self.embedded += len(texts)
         return np.asarray(vecs, dtype=np.float32)
 
     def embed(self, texts: Sequence[str], keys: Sequence[str]) -> NDArray[np.float32]:
@@ -154,6 +155,7 @@ class Embedder:
         missing = [i for i, k in enumerate(keys) if prefix + k not in found]
         self.cache_hits += len(keys) - len(missing)
         new = self.encode([texts[i] for i in missing]) if missing else None
+        self.embedded += len(missing)
         rows: list[NDArray[np.float32]] = []
         fresh: dict[str, NDArray[np.float32]] = {}
         if new is not None:
@@ -173,6 +175,7 @@ class Embedder:
 
     def embed_query(self, query: str) -> NDArray[np.float32]:
         """Embedding of one query (not cached: cheap, and queries rarely repeat)."""
+        self.queries += 1
         vec: NDArray[np.float32] = self.encode([query])[0]
         return vec
 
