@@ -91,3 +91,28 @@ def test_builtin_specs_parse_and_unknown_names_suggest() -> None:
         assert load_spec(name).spec.name == name
     with pytest.raises(ConfigError, match="did you mean 'crag-task1'"):
         load_spec("crag-tsk1")
+
+
+def test_validate_command_reports_one_line_and_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(BASE.format(path="x.jsonl") + "pipelin: {}\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "ragmeter", "validate", str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {spec}, line 10: pipelin: unknown key; did you mean 'pipeline'?"
+    ]
+    ok = subprocess.run(
+        [sys.executable, "-m", "ragmeter", "validate", "demo"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ok.returncode == 0 and ok.stdout.startswith("ok: demo")
