@@ -195,3 +195,42 @@ def test_judge_check_bad_cases(tmp_path: Path) -> None:
     assert res.returncode == 2 and "--cases" in res.stderr
     res = run_cli("judge-check", "--cases", str(CASES), "--judge", "rules,local")
     assert res.returncode == 2 and "cannot be combined" in res.stderr
+
+
+def test_score_a_run_folder(crag_sample: Path, tmp_path: Path) -> None:
+    system = Path(__file__).resolve().parent / "scoring_run_system.py"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        f"name: t\ndata:\n  path: {crag_sample}\npipeline:\n  name: callable\n"
+        f"  options:\n    target: {system}:gold_in_sentence\nscoring:\n  judge: null\n",
+        encoding="utf-8",
+    )
+    run_dir = tmp_path / "run"
+    mirror = crag_sample.parents[1]
+    res = run_cli("run", str(spec), "--out", str(run_dir), "-q", env_mirror=mirror)
+    assert res.returncode == 0, res.stderr
+    before = json.loads((run_dir / "results.json").read_text())
+
+    res = run_cli("score", str(run_dir), "--json", env_mirror=mirror)
+    assert res.returncode == 0, res.stderr
+    again = json.loads(res.stdout)
+    assert again["n"] == before["n"] == 10
+    assert again["counts"] == before["counts"]
+
+    res = run_cli("score", str(run_dir), "--judge", "rules", env_mirror=mirror)
+    assert res.returncode == 0, res.stderr
+    assert "score" in res.stdout
+    samples = [json.loads(x) for x in (run_dir / "samples.jsonl").read_text().splitlines()]
+    assert len(samples) == 10
+    assert {s["rule"] for s in samples} <= {
+        "unmatched_rules_only",
+        "refusal",
+        "false_premise_detected",
+        "answer_to_false_premise",
+        "exact_match",
+    }
+
+    res = run_cli("score", str(tmp_path), env_mirror=mirror)
+    assert res.returncode == 2 and "not a run folder" in res.stderr
+    res = run_cli("score", str(run_dir), "--dataset", str(crag_sample), env_mirror=mirror)
+    assert res.returncode == 2 and "not both" in res.stderr

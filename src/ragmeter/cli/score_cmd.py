@@ -40,15 +40,64 @@ def _fmt(label: str, est: Estimate) -> str:
     return f"{label:<14} {est.value:7.3f}  [{est.ci_low:.3f}, {est.ci_high:.3f}]"
 
 
+def _print_summary(results: Results) -> None:
+    """Warnings on stderr, then the headline figures with their intervals."""
+    for w in results.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    if results.scoring.unknown_predictions.count:
+        shown = ", ".join(results.scoring.unknown_predictions.ids[:5])
+        typer.echo(f"unknown prediction ids (first): {shown}", err=True)
+    c = results.counts
+    typer.echo(
+        f"n={results.n} scored={results.n_scored} correct={c.correct} "
+        f"incorrect={c.incorrect} missing={c.missing} unscored={c.unscored}"
+    )
+    typer.echo(_fmt("accuracy", results.accuracy))
+    typer.echo(_fmt("hallucination", results.hallucination))
+    typer.echo(_fmt("missing", results.missing))
+    typer.echo(_fmt("score", results.score))
+    if results.human is not None:
+        typer.echo(
+            _fmt("truthfulness", results.human.truthfulness)
+            + f"  (human labels, n={results.human.n})"
+        )
+
+
+def _score_run_folder(folder: Path, judge: str | None, json_out: bool) -> None:
+    """Re-aggregate (or, with a judge, label again) a run folder's journal."""
+    from ragmeter.engine.rescore import rescore_folder
+
+    if not (folder / "header.json").is_file():
+        raise ConfigError(f"{folder} is not a run folder (no header.json)")
+    results = rescore_folder(folder, judge)
+    if json_out:
+        typer.echo(results.model_dump_json(indent=2))
+        return
+    if isinstance(results, Results):
+        _print_summary(results)
+    typer.echo(f"wrote {folder / 'results.json'}")
+
+
 def score(
-    dataset: Path = typer.Option(
-        ..., "--dataset", help="CRAG questions with gold answers (JSONL, optionally compressed)."
+    run_dir: Path | None = typer.Argument(
+        None,
+        metavar="[RUN_DIR]",
+        help="A run folder to score again from its journal (instead of --dataset/--predictions).",
     ),
-    predictions: Path = typer.Option(
-        ..., "--predictions", help='JSONL: {"id": ..., "prediction": "..."} per line.'
+    dataset: Path | None = typer.Option(
+        None, "--dataset", help="CRAG questions with gold answers (JSONL, optionally compressed)."
     ),
-    out: Path = typer.Option(..., "--out", help="Folder for results.json and samples.jsonl."),
-    judge: str = typer.Option("local", "--judge", help=JUDGE_HELP),
+    predictions: Path | None = typer.Option(
+        None, "--predictions", help='JSONL: {"id": ..., "prediction": "..."} per line.'
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Folder for results.json and samples.jsonl."
+    ),
+    judge: str | None = typer.Option(
+        None,
+        "--judge",
+        help=JUDGE_HELP + " Default: local; for a run folder, the run's own labels.",
+    ),
     tokenizer: Path | None = typer.Option(
         None,
         "--tokenizer",
@@ -89,7 +138,16 @@ def score(
     from ragmeter.scoring.judges import parse_judge_spec
     from ragmeter.scoring.service import build_scorer, score_predictions, write_outputs
 
-    parse_judge_spec(judge)  # a bad spec fails before any file is read
+    if judge is not None:
+        parse_judge_spec(judge)  # a bad spec fails before any file is read
+    if run_dir is not None:
+        if dataset is not None or predictions is not None or out is not None:
+            raise ConfigError("give either a run folder or --dataset/--predictions/--out, not both")
+        _score_run_folder(run_dir, judge, json_out)
+        return
+    if dataset is None or predictions is None or out is None:
+        raise ConfigError("score needs --dataset, --predictions and --out (or a run folder)")
+    judge = judge or "local"
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} exists and is not a folder")
     questions = read_dataset(dataset)
@@ -127,23 +185,5 @@ def score(
     if json_out:
         typer.echo(results.model_dump_json(indent=2))
         return
-    for w in results.warnings:
-        typer.echo(f"warning: {w}", err=True)
-    if results.scoring.unknown_predictions.count:
-        shown = ", ".join(results.scoring.unknown_predictions.ids[:5])
-        typer.echo(f"unknown prediction ids (first): {shown}", err=True)
-    c = results.counts
-    typer.echo(
-        f"n={results.n} scored={results.n_scored} correct={c.correct} "
-        f"incorrect={c.incorrect} missing={c.missing} unscored={c.unscored}"
-    )
-    typer.echo(_fmt("accuracy", results.accuracy))
-    typer.echo(_fmt("hallucination", results.hallucination))
-    typer.echo(_fmt("missing", results.missing))
-    typer.echo(_fmt("score", results.score))
-    if results.human is not None:
-        typer.echo(
-            _fmt("truthfulness", results.human.truthfulness)
-            + f"  (human labels, n={results.human.n})"
-        )
+    _print_summary(results)
     typer.echo(f"wrote {out / 'results.json'} and {out / 'samples.jsonl'}")

@@ -27,6 +27,7 @@ import orjson
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, GenerationSettings
+from ragmeter.scoring.normalize import number_value, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.scoring.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.types import Record
@@ -39,6 +40,7 @@ __all__ = [
     "PanelDecision",
     "decide",
     "judge_against_golds",
+    "judge_notes",
     "parse_verdict",
 ]
 
@@ -53,8 +55,48 @@ class JudgeExample(Record):
     rationale: str
 
 
+NOTES_VERSION = 1
+"""Bumped when `judge_notes` changes what it tells the judge (part of the prompt fingerprint)."""
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def judge_notes(gold: str, prediction: str) -> list[str]:
+    """Mechanical checks shown to the judge beside the answers.
+
+    A small model reads "these numbers differ" far more reliably than it spots
+    2.92 against 2.93 itself; the model still decides. Checks run on the
+    normalised forms (`ragmeter.scoring.normalize.tokens`), so "twelve" and
+    "12", "1,500" and "1500" count as the same number.
+    """
+    gold_toks, pred_toks = tokens(gold), tokens(prediction)
+    notes: list[str] = []
+    if _contains(pred_toks, gold_toks):
+        notes.append("The true answer appears word for word inside the prediction.")
+    gold_nums = [t for t in gold_toks if number_value(t) is not None]
+    pred_nums = [t for t in pred_toks if number_value(t) is not None]
+    if gold_nums:
+        missing = [n for n in dict.fromkeys(gold_nums) if n not in pred_nums]
+        if missing:
+            shown = ", ".join(dict.fromkeys(pred_nums)) or "none"
+            notes.append(
+                f"Numbers differ: the true answer has {', '.join(dict.fromkeys(gold_nums))}; "
+                f"the prediction has {shown}."
+            )
+        else:
+            notes.append("Every number of the true answer also appears in the prediction.")
+    return notes
+
+
 def _user_message(question: str, gold: str, prediction: str) -> str:
-    return f"Question: {question}\nTrue answer: {gold}\nPredicted answer: {prediction}"
+    text = f"Question: {question}\nTrue answer: {gold}\nPredicted answer: {prediction}"
+    notes = judge_notes(gold, prediction)
+    if notes:
+        text += "\nChecks: " + " ".join(notes)
+    return text
 
 
 def _reply(verdict: str, rationale: str) -> str:
@@ -99,7 +141,7 @@ class JudgePrompt:
     @property
     def fingerprint(self) -> str:
         """A short hash of the whole prompt: part of what makes a verdict what it is."""
-        h = hashlib.sha256(self.instructions.encode())
+        h = hashlib.sha256(f"notes-v{NOTES_VERSION}\n{self.instructions}".encode())
         for ex in self.examples:
             h.update(ex.model_dump_json().encode())
         return h.hexdigest()[:12]
