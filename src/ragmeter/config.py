@@ -190,6 +190,9 @@ class ExecutorSpec(_Spec):
     """Questions sent to a Ray worker at a time."""
 
 
+_NOT_HASHED = {"executor", "concurrency", "report", "description"}
+
+
 class RunSpec(_Spec):
     """A complete, strict description of one run."""
 
@@ -220,8 +223,14 @@ class RunSpec(_Spec):
         ).encode()
 
     def spec_hash(self) -> str:
-        """sha256 of the canonical spec."""
-        return hashlib.sha256(self.canonical_json()).hexdigest()
+        """sha256 of what decides the results: the canonical spec without how it executes.
+
+        Executor, concurrency, report and description are left out, so a run started
+        locally may be resumed on Ray (both write the same records).
+        """
+        dumped = self.model_dump(mode="json", exclude=_NOT_HASHED)
+        text = json.dumps(dumped, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(text).hexdigest()
 
 
 def _describe_loc(loc: tuple[str | int, ...]) -> str:

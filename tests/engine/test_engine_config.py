@@ -116,3 +116,11 @@ def test_validate_command_reports_one_line_and_exit_2(tmp_path: Path) -> None:
         check=False,
     )
     assert ok.returncode == 0 and ok.stdout.startswith("ok: demo")
+
+
+def test_spec_hash_ignores_how_a_run_executes() -> None:
+    a = parse_run_spec(BASE.format(path="x.jsonl"), "s").spec
+    b = parse_run_spec(
+        BASE.format(path="x.jsonl"), "s", ["executor.kind=ray", "concurrency.questions=4"]
+    ).spec
+    assert a.spec_hash() == b.spec_hash()
