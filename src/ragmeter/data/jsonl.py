@@ -12,6 +12,7 @@ and ``.xz`` read ahead in one thread, so parsing overlaps with decompression.
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
 import lzma
@@ -431,7 +432,13 @@ def sniff_layout(path: str | Path) -> str:
     """``"array"`` when the file holds one JSON array, ``"object"`` for a single
     multi-line JSON object, else ``"lines"`` (JSON Lines)."""
     pieces: list[bytes] = []
-    with open_binary(path) as stream:
+    # The head needs one bz2 block: the sequential decoder, unlike the parallel one,
+    # decodes no more than that.
+    if Path(path).suffix == ".bz2" and Path(path).is_file():
+        opened: IO[bytes] = bz2.open(path, "rb")  # noqa: SIM115 (closed by the with below)
+    else:
+        opened = open_binary(path)
+    with opened as stream:
         # Small reads, so a stream that breaks early still shows its first bytes; the
         # break itself is reported, with its line, by the reader that follows.
         try:
