@@ -177,3 +177,15 @@ def test_unknown_answerability_is_left_out_and_counted() -> None:
     assert list(by) == ["asqa"]
     with pytest.raises(ValueError):
         aggregate_trust([])
+
+
+def test_attributed_qa_refusals_are_recognised() -> None:
+    from ragmeter.scoring.trust import is_attributed_refusal
+
+    assert is_attributed_refusal(
+        "I apologize, but I couldn't find an answer to your question in the search results."
+    )
+    assert is_attributed_refusal("The provided documents do not contain this information.")
+    assert is_attributed_refusal("I don't know.")
+    assert not is_attributed_refusal("Paris is the capital of France [1].")
+    assert not is_attributed_refusal("I could not find an answer, but I think it is Paris.")

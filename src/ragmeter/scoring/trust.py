@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -45,7 +46,8 @@ from ragmeter.scoring.alce import (
 )
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate
 from ragmeter.scoring.nli import NLI
-from ragmeter.scoring.refusal import is_refusal
+from ragmeter.scoring.phrases import data_file
+from ragmeter.scoring.refusal import RefusalDetector, is_refusal
 from ragmeter.types import Passage, Question, Record
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "TrustResult",
     "aggregate_trust",
     "answer_kind",
+    "is_attributed_refusal",
     "score_trust_item",
     "trust_by_dataset",
 ]
@@ -72,6 +75,16 @@ _KINDS: dict[str, AnswerKind] = {
 def answer_kind(dataset: str) -> AnswerKind:
     """The grading of a data set by name (unknown names are graded as short answers)."""
     return _KINDS.get(dataset.lower(), "short")
+
+
+@lru_cache(maxsize=1)
+def _attributed_refusals() -> RefusalDetector:
+    return RefusalDetector.from_file(data_file("trust_refusal_phrases.txt"))
+
+
+def is_attributed_refusal(text: str) -> bool:
+    """A refusal by the general phrases, or one saying the documents hold no answer."""
+    return is_refusal(text) or _attributed_refusals().match(text) is not None
 
 
 class TrustItem(Record):
@@ -155,7 +168,9 @@ async def score_trust_item(
     text = output.strip()
     if not text:
         issues.append("empty_output")
-    is_refused = (not text or is_refusal(remove_citations(text))) if refused is None else refused
+    is_refused = (
+        (not text or is_attributed_refusal(remove_citations(text))) if refused is None else refused
+    )
     answers = question.answers
     union: list[int] | None
     if not answers:
