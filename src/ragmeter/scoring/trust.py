@@ -318,13 +318,22 @@ class TrustResult(Record):
     trust: Estimate
 
 
-def _resample_weights(n: int, n_resamples: int, seed: int) -> FloatArray:
-    """How often each question occurs in each bootstrap resample: shape (n_resamples, n)."""
+_BLOCK_CELLS = 4_000_000  # resamples are drawn in blocks so memory stays bounded
+
+
+def _bootstrap(cols: _Columns, n_resamples: int, seed: int) -> dict[str, FloatArray]:
+    """Every figure on each bootstrap resample (questions drawn with replacement)."""
+    n = len(cols.refused)
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_resamples, n))
-    w = np.zeros((n_resamples, n), dtype=np.float64)
-    np.add.at(w, (np.arange(n_resamples)[:, None], idx), 1.0)
-    return w
+    block = max(1, _BLOCK_CELLS // n)
+    parts: list[dict[str, FloatArray]] = []
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
+        idx = rng.integers(0, n, size=(rows, n))
+        w = np.zeros((rows, n), dtype=np.float64)
+        np.add.at(w, (np.arange(rows)[:, None], idx), 1.0)
+        parts.append(cols.stats(w))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def aggregate_trust(
@@ -341,10 +350,12 @@ def aggregate_trust(
     """
     if not items:
         raise ValueError("Trust-Score needs at least one scored question")
+    if n_resamples < 1 or not 0.0 < confidence < 1.0:
+        raise ValueError("need n_resamples >= 1 and 0 < confidence < 1")
     cols = _Columns(items)
     n = len(items)
     point = cols.stats(np.ones(n))
-    boot = cols.stats(_resample_weights(n, n_resamples, seed))
+    boot = _bootstrap(cols, n_resamples, seed)
     alpha = (1.0 - confidence) / 2.0
     figures: dict[str, Estimate] = {}
     for name, value in point.items():
