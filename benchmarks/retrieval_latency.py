@@ -100,6 +100,12 @@ def main() -> None:
     questions = list(read_crag(find_sample(), with_html=True))
     embedder = Embedder(cache=BlobCache(None))
     embedder.encode(["warm up the model", "and its thread pool"])
+    # How fast MiniLM runs on this machine right now (a quiet 2-core machine: ~320/s),
+    # so latencies measured on a busy machine can be read in context.
+    probe = ["The quick brown fox jumps over the lazy dog near the river bank today."] * 64
+    t0 = time.perf_counter()
+    embedder.encode(probe)
+    sentences_per_s = len(probe) / (time.perf_counter() - t0)
 
     rows = []
     for i, q in enumerate(questions[: max(args.questions, args.baseline_questions)]):
@@ -122,20 +128,22 @@ def main() -> None:
             flush=True,
         )
 
-    def median(key: str) -> float:
-        return statistics.median(float(r[key]) for r in rows if key in r)  # type: ignore[arg-type]
+    def median(key: str) -> float | None:
+        vals = [float(r[key]) for r in rows if key in r]  # type: ignore[arg-type]
+        return round(statistics.median(vals), 3) if vals else None
 
     def mean_recall(key: str) -> float:
         vals = [float(r[key]) for r in rows if r.get(key) is not None]  # type: ignore[arg-type]
         return sum(vals) / len(vals) if vals else 0.0
 
     result = {
-        "median_s_ours": round(median("s_ours"), 3),
-        "median_s_baseline": round(median("s_baseline"), 3),
+        "median_s_ours": median("s_ours"),
+        "median_s_baseline": median("s_baseline"),
         "recall5_ours": round(mean_recall("r_ours"), 4),
         "recall5_baseline": round(mean_recall("r_baseline"), 4),
         "questions_ours": sum(1 for r in rows if "s_ours" in r),
         "questions_baseline": sum(1 for r in rows if "s_baseline" in r),
+        "minilm_sentences_per_s": round(sentences_per_s, 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "torch_threads": torch.get_num_threads(),
     }
