@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import typer
 
@@ -78,5 +79,7 @@ def ask(
         asyncio.run(run())
     except BackendError as exc:
         # The answer to "does this backend work?": one line, not a traceback.
+        # (sys.exit, not typer.Exit: the entry point runs click with standalone_mode=False,
+        # where an Exit's code is returned rather than raised.)
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        sys.exit(1)
