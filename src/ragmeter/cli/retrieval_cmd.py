@@ -132,11 +132,14 @@ def retrieval_eval(
     head = "  ".join(f"R@{x}" for x in ks)
     typer.echo(f"{'slice':32s} {'n':>5s}  {head}  MRR")
 
+    def cell(value: float | None, width: int) -> str:
+        return ("-" if value is None else f"{value:.3f}").rjust(width)
+
     def row(name: str, s: Any) -> None:
-        cells = "  ".join(f"{s.recall_at_k[str(x)]:.3f}".rjust(len(f"R@{x}")) for x in ks)
-        typer.echo(f"{name[:32]:32s} {s.n:5d}  {cells}  {s.mrr:.3f}")
+        cells = "  ".join(cell(s.recall_at_k[str(x)], len(f"R@{x}")) for x in ks)
+        typer.echo(f"{name[:32]:32s} {s.n:5d}  {cells}  {cell(s.mrr, 5)}")
         if s.doc_recall_at_k is not None:
-            docs = "  ".join(f"{s.doc_recall_at_k[str(x)]:.3f}".rjust(len(f"R@{x}")) for x in ks)
+            docs = "  ".join(cell(s.doc_recall_at_k[str(x)], len(f"R@{x}")) for x in ks)
             typer.echo(f"{'  gold documents':32s} {s.n_doc:5d}  {docs}")
 
     row("all", report)

@@ -86,11 +86,11 @@ def score_question(question: Question, hits: Sequence[Hit], ks: Sequence[int]) -
 
 
 class MetricSummary(Record):
-    """Averages over a group of questions."""
+    """Averages over a group of questions (None where no question could be scored)."""
 
     n: int
-    recall_at_k: dict[str, float]
-    mrr: float
+    recall_at_k: dict[str, float | None]
+    mrr: float | None
     doc_recall_at_k: dict[str, float] | None = None
     n_doc: int = 0
 
@@ -124,11 +124,12 @@ def _summary(items: Sequence[QuestionRetrieval], ks: Sequence[int]) -> MetricSum
     scored = [q for q in items if q.answer_recall is not None]
     docs = [q for q in items if q.doc_recall is not None]
     n = len(scored)
-    recall = {
-        str(k): (sum(q.answer_recall[str(k)] for q in scored if q.answer_recall) / n if n else 0.0)
+    # An empty group has no recall: None (null in JSON), never a made-up 0.
+    recall: dict[str, float | None] = {
+        str(k): (sum(q.answer_recall[str(k)] for q in scored if q.answer_recall) / n if n else None)
         for k in ks
     }
-    mrr = sum(q.reciprocal_rank for q in scored) / n if n else 0.0
+    mrr = sum(q.reciprocal_rank for q in scored) / n if n else None
     doc = None
     if docs:
         doc = {
