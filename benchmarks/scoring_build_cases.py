@@ -107,7 +107,7 @@ NUMBER_WORDS = [
 ]
 MONTHS = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 SMALL_NUMBER = re.compile(r"(?<![\d.,$/:-])\b(\d{1,2})\b(?![.,/:]?\d)(?!%)")
-ANY_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+ANY_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
 def mirror_file() -> Path:

@@ -16,6 +16,7 @@ from ragmeter.scoring.judge import (
     LLMRefusalConfirmer,
     decide,
     judge_against_golds,
+    judge_notes,
     parse_verdict,
 )
 from ragmeter.scoring.records import JudgeVote
@@ -137,3 +138,25 @@ def test_refusal_confirmer() -> None:
     assert asyncio.run(confirm("q", "I don't know."))
     assert not asyncio.run(confirm("q", "Not sure, probably 42"))
     assert confirm.overruled == 1
+
+
+@pytest.mark.parametrize(
+    ("gold", "prediction", "expected"),
+    [
+        ("david fincher", "Short answer: David Fincher.", ["word for word"]),
+        ("2.92", "2.93", ["the true answer has 2.92; the prediction has 2.93"]),
+        ("philadelphia 76ers", "philadelphia 78ers", ["has 76; the prediction has 78"]),
+        ("12 albums", "twelve albums", ["word for word", "Every number"]),
+        ("$1,500", "1500 dollars", ["Every number"]),
+        ("salesforce", "apple", []),
+        ("3 titles", "none", ["the prediction has none"]),
+    ],
+)
+def test_judge_notes(gold: str, prediction: str, expected: list[str]) -> None:
+    notes = " ".join(judge_notes(gold, prediction))
+    for part in expected:
+        assert part in notes
+    if not expected:
+        assert notes == ""
+    msg = JudgePrompt.builtin().messages("q", gold, prediction)[-1].content
+    assert ("Checks:" in msg) == bool(expected)

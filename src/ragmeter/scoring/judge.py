@@ -27,7 +27,7 @@ import orjson
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, GenerationSettings
-from ragmeter.scoring.normalize import number_value, tokens
+from ragmeter.scoring.normalize import format_number, number_value, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.scoring.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.types import Record
@@ -55,13 +55,27 @@ class JudgeExample(Record):
     rationale: str
 
 
-NOTES_VERSION = 1
+NOTES_VERSION = 2
 """Bumped when `judge_notes` changes what it tells the judge (part of the prompt fingerprint)."""
 
 
 def _contains(haystack: list[str], needle: list[str]) -> bool:
     n = len(needle)
     return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _numbers(toks: list[str]) -> list[str]:
+    """Every number in the tokens, also inside words ("76ers", "f1"), in canonical form."""
+    out: list[str] = []
+    for tok in toks:
+        for m in _DIGITS.finditer(tok):
+            value = number_value(m.group(0))
+            if value is not None:
+                out.append(format_number(value))
+    return out
 
 
 def judge_notes(gold: str, prediction: str) -> list[str]:
@@ -76,8 +90,7 @@ def judge_notes(gold: str, prediction: str) -> list[str]:
     notes: list[str] = []
     if _contains(pred_toks, gold_toks):
         notes.append("The true answer appears word for word inside the prediction.")
-    gold_nums = [t for t in gold_toks if number_value(t) is not None]
-    pred_nums = [t for t in pred_toks if number_value(t) is not None]
+    gold_nums, pred_nums = _numbers(gold_toks), _numbers(pred_toks)
     if gold_nums:
         missing = [n for n in dict.fromkeys(gold_nums) if n not in pred_nums]
         if missing:

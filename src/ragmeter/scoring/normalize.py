@@ -15,7 +15,7 @@ import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["normalize_answer", "normalize_text", "number_value", "tokens"]
+__all__ = ["format_number", "normalize_answer", "normalize_text", "number_value", "tokens"]
 
 _UNITS = {
     "zero": 0,
@@ -122,7 +122,7 @@ def number_value(token: str) -> Decimal | None:
         return None
 
 
-def _format_number(value: Decimal) -> str:
+def format_number(value: Decimal) -> str:
     """Canonical digits: no exponent, no trailing decimal zeros."""
     if value == value.to_integral_value():
         return str(int(value))
@@ -137,12 +137,12 @@ def _word_number_tokens(words: list[str]) -> list[str]:
     while i < n:
         value, used = _parse_number(words, i)
         if used:
-            out.append(_format_number(value))
+            out.append(format_number(value))
             i += used
         else:
             w = words[i]
             num = number_value(w)
-            out.append(_format_number(num) if num is not None else _ORDINALS.get(w, w))
+            out.append(format_number(num) if num is not None else _ORDINALS.get(w, w))
             i += 1
     return out
 
