@@ -33,6 +33,8 @@ class RunRecord(ScoredSample):
 
     index: int
     """Position of the question in the run's selection (records are appended as they finish)."""
+    query_time: str | None = None
+    """When the question was asked (CRAG questions are time-sensitive)."""
     answer: Answer | None = None
     """The pipeline's full answer; None when it failed or ran over its time budget."""
     error: str | None = None

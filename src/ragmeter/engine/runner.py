@@ -267,6 +267,7 @@ async def process_batch(
         record = RunRecord(
             **scored.model_dump(),
             index=index,
+            query_time=question.query_time,
             answer=answer,
             error=error or scoring_error,
             missing_reason=missing_reason,
