@@ -72,7 +72,7 @@ async def one_file(
     await check_preferences(questions, "rougeL", None, baselines=("length",))
     out["preferences"]["baseline_seconds"] = time.perf_counter() - t
     t = time.perf_counter()
-    calls = nli.stats.model_calls
+    calls, cached = nli.stats.model_calls, nli.stats.cached_calls
     spans = await check_spans(questions, detector, nli)
     out["spans"] = {
         "detector": spans.scores.detector,
@@ -84,6 +84,7 @@ async def one_file(
         "baseline": spans.baseline.model_dump(),
         "seconds": time.perf_counter() - t,
         "nli_calls": nli.stats.model_calls - calls,
+        "nli_calls_from_cache": nli.stats.cached_calls - cached,
     }
     return out
 

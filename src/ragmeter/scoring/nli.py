@@ -86,6 +86,8 @@ class NLIStats:
 
     pairs: int = 0
     model_calls: int = 0
+    cached_calls: int = 0
+    """Model calls answered by the persistent response cache."""
     truncated_premises: int = 0
     prompt_tokens: int = 0
     methods: dict[str, int] = field(default_factory=dict)
@@ -141,6 +143,7 @@ class NLI:
             self.prompt.messages(premise, claim), [_YES, _NO]
         )
         self.stats.model_calls += 1
+        self.stats.cached_calls += int(result.cached)
         self.stats.prompt_tokens += result.usage.prompt_tokens
         self.stats.methods[result.method] = self.stats.methods.get(result.method, 0) + 1
         return float(result.probs[_YES])
