@@ -34,6 +34,7 @@ from ragmeter.scoring.normalize import normalize_answer
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
 SEED = 20240607
+MAX_WORDS = 35
 
 SENTENCES = [
     "The answer is {g}.",
@@ -167,6 +168,8 @@ def change_number(gold: str, rng: random.Random) -> str | None:
         if new_v < 0:
             new_v = v + delta
         new = f"{new_v:,}" if "," in text else str(new_v)
+        if text.startswith("0") and len(text) > 1:
+            new = new.zfill(len(text))  # keep zero padding: "02" becomes "03", not "3"
     if new == text:
         return None
     return gold[: m.start()] + new + gold[m.end() :]
@@ -201,7 +204,9 @@ def unrelated(a: str, b: str) -> bool:
 def build(rows: list[dict[str, Any]], per_kind: int, seed: int) -> list[dict[str, Any]]:
     """All cases, in a fixed order."""
     rng = random.Random(seed)
-    valid = [r for r in rows if is_valid(r)]
+    # Answers short enough that no prediction built from them reaches the 75-token cut
+    # (truncation has its own tests; here it would change what the right label is).
+    valid = [r for r in rows if is_valid(r) and words(r["answer"]) <= MAX_WORDS]
     short = [r for r in valid if words(r["answer"]) <= 12]
     invalid = [r for r in rows if normalize_answer(r["answer"]) == "invalid question"]
     out: list[dict[str, Any]] = []

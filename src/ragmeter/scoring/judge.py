@@ -55,7 +55,7 @@ class JudgeExample(Record):
     rationale: str
 
 
-NOTES_VERSION = 2
+NOTES_VERSION = 3
 """Bumped when `judge_notes` changes what it tells the judge (part of the prompt fingerprint)."""
 
 
@@ -67,10 +67,43 @@ def _contains(haystack: list[str], needle: list[str]) -> bool:
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 
 
+_MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for name in names
+}
+
+
 def _numbers(toks: list[str]) -> list[str]:
-    """Every number in the tokens, also inside words ("76ers", "f1"), in canonical form."""
+    """Every number in the tokens, in canonical form.
+
+    Numbers inside words count ("76ers", "f1"), and so do month names next to
+    a number ("march 3" is 3 and 3), so that a date written with its month in
+    words is not reported as having different numbers.
+    """
     out: list[str] = []
-    for tok in toks:
+    for i, tok in enumerate(toks):
+        month = _MONTHS.get(tok)
+        if month is not None:
+            near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 2]
+            if any(_DIGITS.fullmatch(t) for t in near):
+                out.append(str(month))
+            continue
         for m in _DIGITS.finditer(tok):
             value = number_value(m.group(0))
             if value is not None:
@@ -92,7 +125,8 @@ def judge_notes(gold: str, prediction: str) -> list[str]:
         notes.append("The true answer appears word for word inside the prediction.")
     gold_nums, pred_nums = _numbers(gold_toks), _numbers(pred_toks)
     if gold_nums:
-        missing = [n for n in dict.fromkeys(gold_nums) if n not in pred_nums]
+        # As multisets: 2024-02-13, 2024-02-14 against 2024-3-13, 2024-02-14 lacks a 2.
+        missing = Counter(gold_nums) - Counter(pred_nums)
         if missing:
             shown = ", ".join(dict.fromkeys(pred_nums)) or "none"
             notes.append(
