@@ -71,6 +71,7 @@ def rescore_folder(folder: Path, judge: str | None = None) -> BaseModel:
                 run_fields = old.model_dump(
                     include={
                         "index",
+                        "query_time",
                         "answer",
                         "error",
                         "missing_reason",
