@@ -32,6 +32,10 @@ LLAMA_CPP_PYTHON = "llama-cpp-python==0.3.36"
 AMX_OFF = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 
 
+# Both servers run with passive OpenMP waits, like ragmeter's in-process backend.
+_ENV = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}
+
+
 def free_port() -> int:
     """A loopback TCP port nobody listens on right now."""
     with socket.socket() as s:
@@ -63,7 +67,7 @@ def start_python_server(
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias"]
     cmd += [alias, "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)]
     cmd += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_ENV)
     base = f"http://127.0.0.1:{port}/v1"
     wait_ready(proc, base)
     return proc, base
@@ -116,7 +120,7 @@ def start_native_server(
     cmd = [str(native_server_binary()), "-m", str(model), "--alias", alias]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "-c", str(n_ctx), "-np", str(parallel)]
     cmd += ["-t", str(threads), "-tb", str(threads), "--no-webui"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_ENV)
     base = f"http://127.0.0.1:{port}/v1"
     wait_ready(proc, base)
     return proc, base

@@ -36,7 +36,8 @@ def start_llama_server(
     cmd += ["--model_alias", alias, "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--n_ctx", "2048", "--n_threads", "2", "--verbose", "false", *extra]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
+        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}  # as the in-process backend does
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
