@@ -222,7 +222,8 @@ class OpenAICompatLLM:
                         retry_after = retry_after_seconds(resp.headers.get("Retry-After"))
                 if attempt > self.max_retries:
                     raise HTTPBackendError(
-                        f"{self.base_url} ({self.model}) failed after {attempt} attempts: {reason}"
+                        f"{self.base_url} ({self.model}) failed after {attempt} "
+                        f"attempt{'s' if attempt > 1 else ''}: {reason}"
                     )
                 if retry_after is not None:
                     # The server said when; add a little jitter so clients do not return together.
