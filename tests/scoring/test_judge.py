@@ -150,6 +150,8 @@ def test_refusal_confirmer() -> None:
         ("$1,500", "1500 dollars", ["Every number"]),
         ("salesforce", "apple", []),
         ("3 titles", "none", ["the prediction has none"]),
+        ("2024-02-13, 2024-02-14", "2024-3-13, 2024-02-14", ["Numbers differ"]),
+        ("march 3, 1998", "The album came out on 1998-03-03.", ["Every number"]),
     ],
 )
 def test_judge_notes(gold: str, prediction: str, expected: list[str]) -> None:

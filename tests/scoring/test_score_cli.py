@@ -48,6 +48,16 @@ def test_score_rules_on_validation(
         lines.append(json.dumps({"id": r["interaction_id"], "prediction": p}))
     lines.append(json.dumps({"id": "not-a-question", "prediction": "x"}))
     preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        json.dumps({"id": validation_rows[0]["interaction_id"], "label": "perfect"})
+        + "\n"
+        + json.dumps({"id": validation_rows[1]["interaction_id"], "label": "missing"})
+        + "\n",
+        encoding="utf-8",
+    )
+    weights = tmp_path / "weights.yaml"
+    weights.write_text("question_type:\n  simple: 2\n  comparison: 1\n", encoding="utf-8")
     out = tmp_path / "out"
     res = run_cli(
         "score",
@@ -59,6 +69,10 @@ def test_score_rules_on_validation(
         "rules",
         "--out",
         str(out),
+        "--labels",
+        str(labels),
+        "--weights",
+        str(weights),
         env_mirror=crag_validation.parents[1],
     )
     assert res.returncode == 0, res.stderr
@@ -68,6 +82,12 @@ def test_score_rules_on_validation(
         results
     )
     assert results["n"] == 1371
+    assert results["human"]["n"] == 2 and results["human"]["truthfulness"]["value"] == 0.5
+    assert results["weighted"]["source"] == str(weights)
+    assert results["weighted"]["question_type"] is not None
+    assert "aggregation/multi-hop" not in results["weighted"]["missing_weights"]
+    assert any(m.endswith("/aggregation") for m in results["weighted"]["missing_weights"])
+    assert results["weighted"]["domain_mean"] is not None
     # 1,071 questions had no prediction: missing, as the official protocol counts them.
     assert results["scoring"]["no_prediction"] == 1071
     # Gold answers given back are correct, unless the gold is itself "i don't know"
