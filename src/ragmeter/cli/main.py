@@ -83,7 +83,8 @@ _attach_groups()
 def main() -> None:
     """Run the CLI, turning user errors into one line and exit code 2."""
     try:
-        app(standalone_mode=False)
+        # Outside standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        code = app(standalone_mode=False)
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -95,3 +96,5 @@ def main() -> None:
     except click.exceptions.Abort:
         typer.echo("aborted", err=True)
         sys.exit(130)
+    if isinstance(code, int) and code != 0:
+        sys.exit(code)
