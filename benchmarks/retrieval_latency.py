@@ -7,7 +7,10 @@ every cache empty (nothing extracted or embedded before):
   BM25 over all chunks, MiniLM embeddings of BM25's best 20, rank fusion, top 5;
 - **baseline** (the official CRAG baseline's approach): BeautifulSoup + lxml
   text, split into sentences, every sentence (cut at 1,000 characters)
-  embedded with MiniLM, cosine top 5.
+  embedded with MiniLM in float32 (sentence-transformers' default), cosine top 5.
+
+Ours runs at the embedder's default precision (bfloat16 autocast on a CPU with
+native bfloat16, see `ragmeter.retrieval.dense`) and, for comparison, in float32.
 
 Latency is wall-clock seconds per question (median), torch on two threads.
 Answer recall@5 is matched by `ragmeter.text.answers` over the five pieces
@@ -99,13 +102,20 @@ def main() -> None:
 
     questions = list(read_crag(find_sample(), with_html=True))
     embedder = Embedder(cache=BlobCache(None))
-    embedder.encode(["warm up the model", "and its thread pool"])
+    fp32 = Embedder(cache=BlobCache(None), precision="fp32")
+    for e in (embedder, fp32):
+        e.encode(["warm up the model", "and its thread pool"])
     # How fast MiniLM runs on this machine right now (a quiet 2-core machine: ~320/s),
     # so latencies measured on a busy machine can be read in context.
     probe = ["The quick brown fox jumps over the lazy dog near the river bank today."] * 64
+    embedder.encode(probe)  # the first batch of a new shape also builds its kernels
+    fp32.encode(probe)
     t0 = time.perf_counter()
     embedder.encode(probe)
     sentences_per_s = len(probe) / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    fp32.encode(probe)
+    sentences_per_s_fp32 = len(probe) / (time.perf_counter() - t0)
 
     rows = []
     for i, q in enumerate(questions[: max(args.questions, args.baseline_questions)]):
@@ -115,15 +125,20 @@ def main() -> None:
             pieces = ours(q, embedder)
             row["s_ours"] = time.perf_counter() - t0
             row["r_ours"] = recall5(q, pieces)
+            t0 = time.perf_counter()
+            pieces = ours(q, fp32)
+            row["s_ours_fp32"] = time.perf_counter() - t0
+            row["r_ours_fp32"] = recall5(q, pieces)
         if i < args.baseline_questions:
             t0 = time.perf_counter()
-            pieces = baseline(q, embedder)
+            pieces = baseline(q, fp32)
             row["s_baseline"] = time.perf_counter() - t0
             row["r_baseline"] = recall5(q, pieces)
         rows.append(row)
         print(
             f"{q.id[:8]}  ours {row.get('s_ours', float('nan')):6.2f} s "
-            f"r@5 {row.get('r_ours')}   baseline {row.get('s_baseline', float('nan')):7.2f} s "
+            f"r@5 {row.get('r_ours')}   ours fp32 {row.get('s_ours_fp32', float('nan')):6.2f} s   "
+            f"baseline {row.get('s_baseline', float('nan')):7.2f} s "
             f"r@5 {row.get('r_baseline')}",
             flush=True,
         )
@@ -139,11 +154,18 @@ def main() -> None:
     result = {
         "median_s_ours": median("s_ours"),
         "median_s_baseline": median("s_baseline"),
+        "median_s_ours_fp32": median("s_ours_fp32"),
+        "ratio_baseline_over_ours": round(
+            (median("s_baseline") or 0.0) / (median("s_ours") or float("inf")), 1
+        ),
+        "precision_ours": embedder.precision,
         "recall5_ours": round(mean_recall("r_ours"), 4),
         "recall5_baseline": round(mean_recall("r_baseline"), 4),
+        "recall5_ours_fp32": round(mean_recall("r_ours_fp32"), 4),
         "questions_ours": sum(1 for r in rows if "s_ours" in r),
         "questions_baseline": sum(1 for r in rows if "s_baseline" in r),
         "minilm_sentences_per_s": round(sentences_per_s, 1),
+        "minilm_sentences_per_s_fp32": round(sentences_per_s_fp32, 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "torch_threads": torch.get_num_threads(),
     }

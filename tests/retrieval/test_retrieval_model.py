@@ -49,6 +49,20 @@ def test_embeddings_are_cached_by_content(embedder: Embedder, sample_questions, 
     assert np.array_equal(a, b)
 
 
+def test_bf16_vectors_match_fp32(embedder: Embedder, sample_questions) -> None:  # type: ignore[no-untyped-def]
+    """bfloat16 autocast changes speed, not meaning: same vectors to 1e-3, same ranking."""
+    q = sample_questions[1]
+    texts = [c.text for c in question_evidence(q, TextCache(None)).chunks[:24]]
+    fp32 = Embedder(cache=BlobCache(None), precision="fp32")
+    bf16 = Embedder(cache=BlobCache(None), precision="bf16")
+    fp32._model = bf16._model = embedder.model()  # share the loaded weights
+    a, b = fp32.encode(texts), bf16.encode(texts)
+    assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+    assert float((a * b).sum(axis=1).min()) > 0.999
+    qa, qb = fp32.encode([q.query])[0], bf16.encode([q.query])[0]
+    assert list(np.argsort(-(a @ qa))[:3]) == list(np.argsort(-(b @ qb))[:3])
+
+
 def test_dense_and_hybrid_find_the_answer(embedder: Embedder, sample_questions) -> None:  # type: ignore[no-untyped-def]
     q = sample_questions[1]  # "what company in the dow jones is the best performer today?"
     chunks = question_evidence(q, TextCache(None)).chunks

@@ -114,3 +114,22 @@ def test_metrics_recall_mrr_doc_recall_and_slices() -> None:
     assert body["slices"]["domain"]["sports"]["n"] == 2  # type: ignore[index]
     open_slice = body["slices"]["domain"]["open"]  # type: ignore[index]
     assert open_slice == {"n": 0, "recall_at_k": {"1": None, "3": None}, "mrr": None}
+
+
+def test_embedding_precision_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`auto` follows the environment, then the CPU; a bad name is a config error."""
+    from ragmeter.errors import ConfigError
+    from ragmeter.retrieval import dense
+
+    monkeypatch.delenv("RAGMETER_EMBED_PRECISION", raising=False)
+    monkeypatch.setattr(dense, "cpu_has_native_bf16", lambda: True)
+    assert dense.resolve_precision() == "bf16"
+    assert dense.resolve_precision("fp32") == "fp32"
+    monkeypatch.setattr(dense, "cpu_has_native_bf16", lambda: False)
+    assert dense.resolve_precision() == "fp32"
+    assert dense.resolve_precision("bf16") == "bf16"
+    monkeypatch.setenv("RAGMETER_EMBED_PRECISION", "BF16")
+    assert dense.resolve_precision() == "bf16"
+    monkeypatch.setenv("RAGMETER_EMBED_PRECISION", "fp8")
+    with pytest.raises(ConfigError, match="fp8"):
+        dense.resolve_precision()

@@ -11,7 +11,6 @@ without it a local Ray starts with ``executor.num_cpus`` CPUs.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -25,6 +24,7 @@ from ragmeter.engine.runner import (
     RunPlan,
     build_components,
     finish,
+    pending_batches,
     process_items,
 )
 from ragmeter.errors import MissingExtraError
@@ -94,19 +94,6 @@ class RunWorker:
             self._built = None
 
 
-def _chunks(plan: RunPlan, size: int, skip: set[str]) -> Iterator[list[tuple[int, Question]]]:
-    batch: list[tuple[int, Question]] = []
-    for index, q in plan.selection:
-        if q.id in skip:
-            continue
-        batch.append((index, q))
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def run_ray(
     plan: RunPlan, on_records: ProgressHook | None = None, loader: LLMLoader | None = None
 ) -> BaseModel:
@@ -136,7 +123,7 @@ def run_ray(
     journal.open()
     errors = sum(1 for r in plan.done if r.error is not None)
     last_error = next((r.error for r in reversed(plan.done) if r.error), None)
-    source = _chunks(plan, ex.batch_size, {r.id for r in plan.done})
+    source = pending_batches(plan.selection, ex.batch_size, {r.id for r in plan.done})
     in_flight: dict[Any, int] = {}
     load = dict.fromkeys(range(len(workers)), 0)
     stopped = False

@@ -17,7 +17,7 @@ import datetime as dt
 import platform
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -280,28 +280,30 @@ async def process_batch(
     return records
 
 
+def pending_batches(
+    selection: Selection, size: int, skip: set[str]
+) -> Iterator[list[tuple[int, Question]]]:
+    """Batches of ``size`` not-yet-done questions (ids in ``skip`` are left out), in order."""
+    batch: list[tuple[int, Question]] = []
+    for index, q in selection:
+        if q.id in skip:
+            continue
+        batch.append((index, q))
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def batches(
     selection: Selection, size: int, skip: set[str]
 ) -> AsyncIterator[list[tuple[int, Question]]]:
-    """Batches of not-yet-done questions; the file is read in a thread to keep the loop free."""
+    """`pending_batches` for the event loop: the file is read in a thread to keep the loop free."""
 
     async def gen() -> AsyncIterator[list[tuple[int, Question]]]:
-        it = iter(selection)
-        sentinel = (-1, None)
-        batch: list[tuple[int, Question]] = []
-        while True:
-            item = await asyncio.to_thread(next, it, sentinel)
-            if item is sentinel:
-                break
-            index, q = item
-            assert q is not None
-            if q.id in skip:
-                continue
-            batch.append((index, q))
-            if len(batch) >= size:
-                yield batch
-                batch = []
-        if batch:
+        it = pending_batches(selection, size, skip)
+        while (batch := await asyncio.to_thread(next, it, None)) is not None:
             yield batch
 
     return gen()

@@ -13,13 +13,23 @@ Embeddings are L2-normalised (cosine = dot product) and cached by model
 identity + chunk id (a hash of the chunk's text): a second run over the same
 pages embeds nothing (``Embedder.embedded`` counts chunk texts actually encoded;
 queries are always encoded, and counted apart in ``Embedder.queries``).
+
+Precision: on a CPU with native bfloat16 arithmetic (``avx512_bf16`` or
+``amx_bf16``) the model runs under bfloat16 autocast, about 2.5x faster than
+float32 on two cores with vectors whose cosine to the float32 ones stays above
+0.9999 (measured on CRAG chunks), so the vectors keep the float32 identity, as
+float32 results from two different CPUs would. ``precision="fp32"`` (or the
+environment variable ``RAGMETER_EMBED_PRECISION=fp32``) turns it off; elsewhere
+float32 is used, since emulated bfloat16 is slower.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +46,9 @@ __all__ = [
     "DenseRetriever",
     "Embedder",
     "ModelSource",
+    "cpu_has_native_bf16",
     "resolve_embedding_model",
+    "resolve_precision",
 ]
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -86,6 +98,36 @@ def resolve_embedding_model(model: str | None = None) -> ModelSource:
     return ModelSource(DEFAULT_EMBEDDING_MODEL, DEFAULT_EMBEDDING_MODEL, "hub")
 
 
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+@cache
+def cpu_has_native_bf16() -> bool:
+    """Whether this CPU computes bfloat16 natively (Linux: the flags in /proc/cpuinfo)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False
+
+
+def resolve_precision(precision: str = "auto") -> str:
+    """``fp32`` or ``bf16``: ``auto`` reads RAGMETER_EMBED_PRECISION, then the CPU's abilities."""
+    if precision == "auto":
+        precision = os.environ.get("RAGMETER_EMBED_PRECISION", "auto").strip().lower() or "auto"
+    if precision not in PRECISIONS:
+        raise ConfigError(
+            f"embedding precision {precision!r}: expected one of {', '.join(PRECISIONS)}"
+        )
+    if precision == "auto":
+        return "bf16" if cpu_has_native_bf16() else "fp32"
+    return precision
+
+
 class Embedder:
     """Batched, cached sentence embeddings on the CPU.
 
@@ -99,8 +141,10 @@ class Embedder:
         cache: BlobCache | None = None,
         batch_size: int = 32,
         max_seq_length: int = 256,
+        precision: str = "auto",
     ):
         self.source = resolve_embedding_model(model)
+        self.precision = resolve_precision(precision)
         self.batch_size = batch_size
         self.max_seq_length = max_seq_length
         self.cache = (
@@ -139,13 +183,21 @@ class Embedder:
         """Embed texts without the cache (normalised float32, one row per text)."""
         if not texts:
             return np.zeros((0, self.dim or 384), dtype=np.float32)
-        vecs = self.model().encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        model = self.model()
+        if self.precision == "bf16":
+            import torch
+
+            autocast: Any = torch.autocast("cpu", dtype=torch.bfloat16)
+        else:
+            autocast = contextlib.nullcontext()
+        with autocast:
+            vecs = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.asarray(vecs, dtype=np.float32)
 
     def embed(self, texts: Sequence[str], keys: Sequence[str]) -> NDArray[np.float32]:
