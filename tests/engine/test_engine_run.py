@@ -291,6 +291,10 @@ def test_progress_counts_running_accuracy_and_failures(crag_sample: Path, tmp_pa
     assert f"acc {100 * n_correct / 6:.1f}%" in text
     if n_failed:
         assert f"{n_failed} error" in text
+    new = records[2:]
+    assert stats.prompt_tokens == sum(s.usage.prompt_tokens for r in new for s in r.stages.values())
+    assert stats.tokens == sum(s.usage.completion_tokens for r in new for s in r.stages.values())
+    assert " tok/s" in text and "in " in text and "out " in text
 
 
 def test_resume_retry_errors_answers_failed_questions_again(

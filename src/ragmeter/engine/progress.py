@@ -35,6 +35,7 @@ class RunStats:
         self.errors = 0
         self.over_budget = 0
         self.tokens = 0
+        self.prompt_tokens = 0
         self.start = time.perf_counter()
         self.new = 0
         for r in already or []:
@@ -56,6 +57,7 @@ class RunStats:
         if new:
             self.new += 1
             self.tokens += sum(s.usage.completion_tokens for s in r.stages.values())
+            self.prompt_tokens += sum(s.usage.prompt_tokens for s in r.stages.values())
 
     def add(self, records: list[RunRecord]) -> None:
         """Count newly finished records."""
@@ -68,14 +70,19 @@ class RunStats:
         return self.correct + self.incorrect + self.missing
 
     def summary(self) -> str:
-        """``acc 40.0% · hall 20.0% · 12.3 tok/s · 1 error``."""
+        """``acc 40.0% · hall 20.0% · in 310 tok/s · out 12.3 tok/s · 1 error``.
+
+        RAG prompts are long and answers short, so prompt tokens read (in) and tokens
+        generated (out) per second are shown apart; both count every model call.
+        """
         parts = []
         if self.scored:
             parts.append(f"acc {100 * self.correct / self.scored:.1f}%")
             parts.append(f"hall {100 * self.incorrect / self.scored:.1f}%")
         elapsed = time.perf_counter() - self.start
         if elapsed > 0 and self.new:
-            parts.append(f"{self.tokens / elapsed:.1f} tok/s")
+            parts.append(f"in {self.prompt_tokens / elapsed:.0f} tok/s")
+            parts.append(f"out {self.tokens / elapsed:.1f} tok/s")
         if self.errors:
             parts.append(f"{self.errors} error{'s' if self.errors > 1 else ''}")
         if self.over_budget:
