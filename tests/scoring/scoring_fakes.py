@@ -5,6 +5,7 @@ The real local model is exercised by the tests marked ``model``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from ragmeter.errors import BackendError
@@ -51,3 +52,47 @@ def field(user: str, name: str) -> str:
         if line.startswith(name + ":"):
             return line.split(":", 1)[1].strip()
     raise KeyError(name)
+
+
+class WordOverlapLLM:
+    """Fake NLI classifier: P(yes) is the share of the statement's words found in the source.
+
+    The NLI prompt puts the source between triple quotes and the claim after ``Statement:``.
+    """
+
+    identity = "fake:word-overlap"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def p_yes(self, words: list[str], source: set[str]) -> float:
+        """Probability of "yes" for a claim's words against the source's words."""
+        return min(max(sum(w in source for w in words) / len(words), 0.01), 0.99)
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], settings: GenerationSettings
+    ) -> Completion:
+        raise NotImplementedError("the NLI never generates")
+
+    async def choice_probabilities(
+        self, messages: Sequence[ChatMessage], choices: Sequence[str]
+    ) -> ChoiceProbabilities:
+        text = messages[-1].content
+        self.calls.append(text)
+        source = set(re.findall(r"\w+", text.split('"""')[1].lower()))
+        claim = re.search(r"Statement: (.*)", text)
+        assert claim is not None
+        p = self.p_yes(re.findall(r"\w+", claim.group(1).lower()), source)
+        return ChoiceProbabilities(probs={"yes": p, "no": 1 - p}, method="logits")
+
+    async def aclose(self) -> None:
+        return None
+
+
+class AllWordsLLM(WordOverlapLLM):
+    """Fake NLI classifier: "yes" exactly when every word of the statement is in the source."""
+
+    identity = "fake:all-words"
+
+    def p_yes(self, words: list[str], source: set[str]) -> float:
+        return 0.99 if all(w in source for w in words) else 0.01

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
 
 import pytest
+from scoring_fakes import AllWordsLLM
 
 from ragmeter.data.alce import read_alce
-from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.scoring.alce import (
     answer_length,
     citation_quality,
@@ -27,33 +26,6 @@ from ragmeter.scoring.alce import (
 )
 from ragmeter.scoring.nli import NLI, load_nli
 from ragmeter.types import Passage, Question
-
-
-class AllWordsLLM:
-    """Fake classifier: "yes" exactly when every word of the statement occurs in the source."""
-
-    identity = "fake:all-words"
-
-    async def generate(
-        self, messages: Sequence[ChatMessage], settings: GenerationSettings
-    ) -> Completion:
-        raise NotImplementedError("the NLI never generates")
-
-    async def choice_probabilities(
-        self, messages: Sequence[ChatMessage], choices: Sequence[str]
-    ) -> ChoiceProbabilities:
-        text = messages[-1].content
-        source = set(re.findall(r"\w+", text.split('"""')[1].lower()))
-        m = re.search(r"Statement: (.*)", text)
-        assert m is not None
-        ok = all(w in source for w in re.findall(r"\w+", m.group(1).lower()))
-        return ChoiceProbabilities(
-            probs={"yes": 0.99 if ok else 0.01, "no": 0.01 if ok else 0.99}, method="logits"
-        )
-
-    async def aclose(self) -> None:
-        return None
-
 
 DOCS = [
     Passage(title="France", text="Paris is the capital of France."),

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
-from collections.abc import Sequence
 
 import pytest
+from scoring_fakes import AllWordsLLM
 from typer.testing import CliRunner
 
 from ragmeter.cli.main import app
 from ragmeter.data.qa_feedback import read_qa_feedback
-from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.scoring.alce import split_sentences
 from ragmeter.scoring.feedback import (
     PREFERENCE_METRICS,
@@ -27,31 +25,6 @@ from ragmeter.scoring.nli import NLI, load_nli
 from ragmeter.types import ErrorSpan, Passage, QAFeedback, Question
 
 DEV = "qa_feedback/dev_feedback_first100.json"
-
-
-class AllWordsLLM:
-    """Fake classifier: "yes" exactly when every word of the statement occurs in the source."""
-
-    identity = "fake:all-words"
-
-    async def generate(
-        self, messages: Sequence[ChatMessage], settings: GenerationSettings
-    ) -> Completion:
-        raise NotImplementedError("the NLI never generates")
-
-    async def choice_probabilities(
-        self, messages: Sequence[ChatMessage], choices: Sequence[str]
-    ) -> ChoiceProbabilities:
-        text = messages[-1].content
-        source = set(re.findall(r"\w+", text.split('"""')[1].lower()))
-        m = re.search(r"Statement: (.*)", text)
-        assert m is not None
-        ok = all(w in source for w in re.findall(r"\w+", m.group(1).lower()))
-        p = 0.99 if ok else 0.01
-        return ChoiceProbabilities(probs={"yes": p, "no": 1 - p}, method="logits")
-
-    async def aclose(self) -> None:
-        return None
 
 
 def test_pair_agreement_skips_human_ties_and_halves_metric_ties() -> None:

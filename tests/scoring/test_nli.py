@@ -3,51 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
 import pytest
+from scoring_fakes import WordOverlapLLM
 
 from ragmeter.errors import ConfigError
-from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.scoring.nli import NLI, NLIPrompt, default_prompt, load_nli
-
-
-class WordOverlapLLM:
-    """Fake classifier: "yes" in proportion to the claim's words found in the source."""
-
-    identity = "fake:word-overlap"
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-
-    async def generate(
-        self, messages: Sequence[ChatMessage], settings: GenerationSettings
-    ) -> Completion:
-        raise NotImplementedError("the NLI never generates")
-
-    async def choice_probabilities(
-        self, messages: Sequence[ChatMessage], choices: Sequence[str]
-    ) -> ChoiceProbabilities:
-        text = messages[-1].content
-        source = text.split('"""')[1]
-        claim = re.search(r"Statement: (.*)", text)
-        assert claim is not None
-        self.calls.append(text)
-        words = re.findall(r"\w+", claim.group(1).lower())
-        have = set(re.findall(r"\w+", source.lower()))
-        p = sum(w in have for w in words) / len(words)
-        p = min(max(p, 0.01), 0.99)
-        return ChoiceProbabilities(probs={"yes": p, "no": 1 - p}, method="logits")
-
-    async def aclose(self) -> None:
-        return None
 
 
 def run(coro):  # type: ignore[no-untyped-def]

@@ -3,41 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import Sequence
 
 import pytest
+from scoring_fakes import AllWordsLLM
 
-from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.scoring.alce import CitationQuality
 from ragmeter.scoring.nli import NLI
 from ragmeter.scoring.trust import TrustItem, aggregate_trust, score_trust_item, trust_by_dataset
 from ragmeter.types import Passage, Question
-
-
-class AllWordsLLM:
-    """Fake classifier: "yes" exactly when every word of the statement occurs in the source."""
-
-    identity = "fake:all-words"
-
-    async def generate(
-        self, messages: Sequence[ChatMessage], settings: GenerationSettings
-    ) -> Completion:
-        raise NotImplementedError("the NLI never generates")
-
-    async def choice_probabilities(
-        self, messages: Sequence[ChatMessage], choices: Sequence[str]
-    ) -> ChoiceProbabilities:
-        text = messages[-1].content
-        source = set(re.findall(r"\w+", text.split('"""')[1].lower()))
-        m = re.search(r"Statement: (.*)", text)
-        assert m is not None
-        ok = all(w in source for w in re.findall(r"\w+", m.group(1).lower()))
-        p = 0.99 if ok else 0.01
-        return ChoiceProbabilities(probs={"yes": p, "no": 1 - p}, method="logits")
-
-    async def aclose(self) -> None:
-        return None
 
 
 def nli() -> NLI:
