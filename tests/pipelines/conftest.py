@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from live_kg import serving_kg
 
 
 @pytest.fixture(scope="session")
@@ -35,36 +25,8 @@ def pipeline_kg_server(mirror_file: Any, tmp_path_factory: pytest.TempPathFactor
     )
     safe = tmp_path_factory.mktemp("pl_kg_safe")
     convert_kg(official, safe, trust_pickle=True)
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ragmeter", "kg", "serve", "--data", str(safe), "--port", str(port)],
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"kg serve exited with {proc.returncode}: {err}")
-            try:
-                if httpx.get(url + "/", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("kg serve did not answer within 60 s")
-            time.sleep(0.1)
+    with serving_kg(safe, tmp_path_factory.mktemp("pl_kg_log") / "stderr.txt") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
