@@ -8,8 +8,10 @@ Three measurements on the demo data (CRAG task 1, the 10 sample questions with p
 2. ``plain_loop``: what a user would write without the engine, the official starter kit's
    shape: for each question, answer, then judge, one after the other (same pipeline, same
    scorer objects, no journal, no concurrency).
-3. ``ray``: the CPU-bound stages only (judge off), on a local Ray with 2 CPUs: one worker
-   (one core, one model thread) against two such workers, each holding its own model.
+3. ``ray``: the CPU-bound stages only (judge off), on a local Ray with 2 CPUs, the same
+   cores split two ways: one worker holding both (its model on two threads) against two
+   workers with one core each (each its own model, on one thread). Both timings include
+   starting the workers and loading their models.
 
 Prints a table, then a last line of JSON with the figures.
 """
