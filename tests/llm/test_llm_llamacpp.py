@@ -201,3 +201,56 @@ def test_qwen_answers_from_the_passage(qwen_path: Path) -> None:
             await llm.aclose()
 
     asyncio.run(run())
+
+
+def test_prefix_states_skip_a_shared_start_between_other_prompts(smol_path: Path) -> None:
+    """A judge-like prompt read again after other prompts reuses its saved start."""
+    fixed = "You grade answers against a gold answer. " + " ".join(
+        f"Example {i}: the answer Paris to the question about the capital of France is correct."
+        for i in range(25)
+    )
+
+    def judge(i: int) -> list[ChatMessage]:
+        return [
+            ChatMessage(role="system", content=fixed),
+            *user(f"Question {i}: what is {i} plus {i}? Predicted answer: {2 * i}. Correct?"),
+        ]
+
+    def other(i: int) -> list[ChatMessage]:
+        return user(f"Say one word about the number {i}. " + "Some filler words here. " * 60)
+
+    async def run(llm: LlamaCppLLM, capacity: int) -> list[tuple[str, float]]:
+        store = llm._model.prefix
+        store.capacity_bytes = capacity
+        llm._model.llama.reset()
+        out = []
+        for i in range(3):
+            reply = await llm.generate(judge(i), GenerationSettings(max_tokens=6))
+            await llm.generate(other(i), GenerationSettings(max_tokens=4))
+            probs = await llm.choice_probabilities(judge(i), ["yes", "no"])
+            out.append((reply.text, probs.probs["yes"]))
+        return out
+
+    async def main() -> None:
+        llm = LlamaCppLLM("smollm2-135m-instruct", prefix_cache_mb=256)
+        try:
+            store = llm._model.prefix
+            assert len(llm.prompt_tokens(judge(0))) > store.min_tokens
+            without = await run(llm, 0)
+            assert store.restored == 0 and len(store) == 0
+            with_states = await run(llm, 256 << 20)
+            # Each verdict after an unrelated prompt starts from a saved state (a generation
+            # right after a verdict needs none: the context still holds the shared start).
+            assert store.restored == 3 and store.tokens_saved > 3 * 200
+            assert 0 < store.size_bytes <= 256 << 20
+            assert [t for t, _ in with_states] == [t for t, _ in without]
+            for (_, p_on), (_, p_off) in zip(with_states, without, strict=True):
+                assert p_on == pytest.approx(p_off, abs=0.02)
+            # A state larger than the whole budget is not kept.
+            store.capacity_bytes, held = 1024, len(store)
+            await llm.generate(judge(9), GenerationSettings(max_tokens=2))
+            assert len(store) == held
+        finally:
+            await llm.aclose()
+
+    asyncio.run(main())

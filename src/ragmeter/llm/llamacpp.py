@@ -9,6 +9,11 @@ while the model computes.
 
 Prompts are formatted with the GGUF's own chat template. Choice probabilities
 come straight from the next-token logits after the formatted prompt.
+
+Each loaded model keeps the KV states of its recent long prompts
+(`ragmeter.llm.prefix_states`), so a prompt that starts like an earlier one (a
+judge's fixed instructions and examples) reads only its new part, even when
+other prompts ran in between.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import numpy.typing as npt
 from ragmeter.errors import BackendError, ConfigError, MissingExtraError
 from ragmeter.llm.catalog import DEFAULT_MODEL, catalog
 from ragmeter.llm.choices import check_choices, normalise, variants
+from ragmeter.llm.prefix_states import PrefixStates, common_prefix
 from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.llm.weights import Progress, file_sha256, resolve_model
 from ragmeter.types import Usage
@@ -59,6 +65,7 @@ class _LoadedModel:
     executor: ThreadPoolExecutor
     formatter: Any
     n_ctx: int
+    prefix: PrefixStates = field(default_factory=lambda: PrefixStates(0))
     users: int = 0
     sha256: str | None = None
     sha_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -146,6 +153,11 @@ def loaded_models() -> int:
         return len(_LOADED)
 
 
+def _recurrent(llama: Any) -> bool:
+    """Recurrent and hybrid models keep no per-token KV cache to reuse or restore."""
+    return bool(getattr(llama, "_is_recurrent", False) or getattr(llama, "_is_hybrid", False))
+
+
 def _log_softmax(logits: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     shifted: npt.NDArray[np.float64] = logits - logits.max()
     return shifted - math.log(float(np.exp(shifted).sum()))
@@ -168,6 +180,7 @@ class LlamaCppLLM:
         n_ctx: int | None = None,
         n_threads: int | None = None,
         n_batch: int = 512,
+        prefix_cache_mb: int = 256,
         progress: Progress | None = None,
     ):
         name = str(model)
@@ -176,6 +189,8 @@ class LlamaCppLLM:
             raise ConfigError(f"n_ctx must be at least 64, got {n_ctx}")
         if n_threads is not None and n_threads < 1:
             raise ConfigError(f"n_threads must be at least 1, got {n_threads}")
+        if prefix_cache_mb < 0:
+            raise ConfigError(f"prefix_cache_mb must be 0 or more, got {prefix_cache_mb}")
         self.model_name = name
         self.path = resolve_model(name, progress=progress)
         self.n_ctx = n_ctx or (spec.context_length if spec else 4096)
@@ -185,6 +200,9 @@ class LlamaCppLLM:
         )
         if spec is not None:
             self._loaded.sha256 = spec.sha256
+        # The store is the loaded model's, shared by its handles: the largest request wins.
+        store = self._loaded.prefix
+        store.capacity_bytes = max(store.capacity_bytes, prefix_cache_mb << 20)
 
     def __repr__(self) -> str:
         return f"LlamaCppLLM({self.model_name!r}, n_ctx={self.n_ctx}, n_threads={self.n_threads})"
@@ -234,8 +252,13 @@ class LlamaCppLLM:
         if settings.json_output:
             kwargs["response_format"] = {"type": "json_object"}
         start = time.perf_counter()
+        store = self._model.prefix
         try:
+            if store.capacity_bytes and self._model.formatter is not None and not _recurrent(llama):
+                # The library reuses whatever prefix the context holds: give it the best one.
+                store.prepare(llama, self.prompt_tokens(messages))
             out = llama.create_chat_completion(**kwargs)
+            store.save(llama)
         except ValueError as exc:
             if "context window" in str(exc):
                 raise ContextLengthError(f"{self.model_name}: {exc}") from exc
@@ -288,18 +311,21 @@ class LlamaCppLLM:
                 f"the context window of {self._model.n_ctx}"
             )
         keep = 0
-        recurrent = getattr(llama, "_is_recurrent", False) or getattr(llama, "_is_hybrid", False)
+        recurrent = _recurrent(llama)
+        store = self._model.prefix
         if not recurrent:
-            for a, b in zip(llama.input_ids[: llama.n_tokens], tokens, strict=False):
-                if a != b:
-                    break
-                keep += 1
+            if store.capacity_bytes:
+                keep = store.prepare(llama, tokens)
+            else:
+                keep = common_prefix(llama.input_ids[: llama.n_tokens], tokens)
         # Always evaluate at least one token so the logits belong to this prompt.
         keep = min(keep, len(tokens) - 1)
         if keep == 0:
             llama.reset()
         llama.n_tokens = keep
         llama.eval(tokens[keep:])
+        if not recurrent:
+            store.save(llama)
         return _log_softmax(self._last_logits())
 
     def _choices_sync(self, messages: list[ChatMessage], choices: list[str]) -> ChoiceProbabilities:
