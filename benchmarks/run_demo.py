@@ -33,6 +33,7 @@ from ragmeter.engine.journal import RunRecord, read_journal
 from ragmeter.engine.resources import default_llm_loader
 from ragmeter.engine.runner import build_components, prepare, run
 from ragmeter.engine.specs import load_spec
+from ragmeter.llm.paths import models_dir
 
 STAGES = ("extraction", "retrieval", "generation", "judging")
 # Every call is real (no response cache) and no answer is cut by the time budget: this
@@ -112,7 +113,12 @@ def main() -> None:
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="ragmeter-bench-run-") as tmp:
         work = Path(tmp)
-        # Extracted page text is cached by content hash: start cold, like a first demo.
+        # The model weights stay where `make demo` installed them (used in place): only
+        # the caches of extracted text start cold, like a first demo.
+        installed = models_dir()
+        os.environ["RAGMETER_MODELS"] = os.pathsep.join(
+            p for p in (os.environ.get("RAGMETER_MODELS", ""), str(installed)) if p
+        )
         os.environ["RAGMETER_CACHE_DIR"] = str(work / "cache")
         threads = [f"llm_options={{n_threads: {args.threads}}}"] if args.threads else []
         limit = [f"data.limit={args.limit}", *threads]
