@@ -154,6 +154,7 @@ class StageTiming(Record):
 
     seconds: float = 0.0
     usage: Usage = Field(default_factory=Usage)
+    """Tokens the models computed for this stage (replies from the response cache count 0)."""
 
 
 class Answer(Record):

@@ -256,3 +256,18 @@ cache: false
         assert r.answer.extras["documents_shown"] == 3
         assert len(r.answer.citations) == len(r.answer.extras["sentences"])
     assert (tmp_path / "run" / "results.json").exists()
+
+
+def test_stage_usage_counts_only_computed_tokens() -> None:
+    """A reply from the response cache adds its time but no tokens to the stage."""
+    from ragmeter.llm.protocol import Completion
+    from ragmeter.pipelines.base import StageClock
+    from ragmeter.types import Usage
+
+    clock = StageClock()
+    spent = Usage(prompt_tokens=600, completion_tokens=5)
+    clock.add_completion("generation", Completion(text="a", usage=spent))
+    clock.add_completion("generation", Completion(text="b", usage=spent, cached=True))
+    clock.add_usage("kg", spent, cached=True)
+    assert clock.stages["generation"].usage == spent
+    assert clock.stages["kg"].usage == Usage()

@@ -22,6 +22,8 @@ pipeline:
     retriever: bm25
     top_k: 2
 llm: llamacpp:smollm2-135m-instruct
+# Every call computed: the stage usage checked below counts only computed tokens.
+cache: false
 generation:
   max_tokens: 8
 scoring:

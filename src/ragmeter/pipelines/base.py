@@ -104,14 +104,19 @@ class StageClock:
             timing = self.stages.setdefault(name, StageTiming())
             timing.seconds += time.perf_counter() - start
 
-    def add_usage(self, name: str, usage: Usage) -> None:
-        """Count tokens spent in stage ``name``."""
+    def add_usage(self, name: str, usage: Usage, cached: bool = False) -> None:
+        """Count tokens spent in stage ``name``.
+
+        A reply served from the response cache spent nothing in this run and is not
+        counted, as for the judge's tokens: stage usage is what the run computed.
+        """
         timing = self.stages.setdefault(name, StageTiming())
-        timing.usage = timing.usage + usage
+        if not cached:
+            timing.usage = timing.usage + usage
 
     def add_completion(self, name: str, completion: Completion) -> None:
-        """Count a completion's tokens in stage ``name``."""
-        self.add_usage(name, completion.usage)
+        """Count a completion's tokens in stage ``name`` (none if it came from the cache)."""
+        self.add_usage(name, completion.usage, completion.cached)
 
 
 def jsonable(value: Any) -> Any:

@@ -230,7 +230,7 @@ class RagKgPipeline(Pipeline):
         messages = self.domain_prompt.messages(query=question.query)
         with clock.stage("kg"):
             probs = await self.llm.choice_probabilities(messages, list(KG_DOMAINS))
-        clock.add_usage("kg", probs.usage)
+        clock.add_usage("kg", probs.usage, probs.cached)
         return probs.best()
 
     async def _kg_results(
