@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from live_kg import serving_kg
+from live_servers import serving_kg
 from ragmeter.kg.convert import convert_kg
 from ragmeter.kg.fixture import RecordedCall, build_fixture, load_recorded_calls
 

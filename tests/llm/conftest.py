@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers_llm import FaultProxy, start_llama_server
+from helpers_llm import FaultProxy
 
+from live_servers import start_llama_server, stop_process
 from ragmeter.llm.weights import install
 
 SMOL = "smollm2-135m-instruct"
@@ -35,12 +35,7 @@ def llama_server(smol_path: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     try:
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=20)
 
 
 @pytest.fixture()

@@ -1,58 +1,16 @@
-"""Helpers of the LLM tests: free ports, a real llama.cpp server, a fault-injecting proxy."""
+"""Helpers of the LLM tests: a fault-injecting proxy (servers come from `live_servers`)."""
 
 from __future__ import annotations
 
 import http.server
 import json
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 import httpx
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now (loopback)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_llama_server(
-    model: Path, alias: str, log: Path, *extra: str
-) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``python -m llama_cpp.server`` on a free loopback port; wait until it answers.
-
-    Its output goes to ``log`` (a pipe nobody reads would fill up and block the server).
-    """
-    port = free_port()
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
-    cmd += ["--model_alias", alias, "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--n_ctx", "2048", "--n_threads", "2", "--verbose", "false", *extra]
-    with log.open("wb") as out:
-        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}  # as the in-process backend does
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            tail = log.read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"llama_cpp.server exited with {proc.returncode}: {tail}")
-        try:
-            if httpx.get(f"{base}/models", timeout=2).status_code == 200:
-                return proc, base
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    proc.kill()
-    proc.wait()
-    raise RuntimeError(f"llama_cpp.server did not answer within 300 s; log: {log}")
 
 
 class FaultProxy:

@@ -8,8 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from helpers_llm import FaultProxy, free_port
+from helpers_llm import FaultProxy
 
+from live_servers import free_port
 from ragmeter.errors import BackendError
 from ragmeter.llm import ChatMessage, GenerationSettings, load_llm, user
 from ragmeter.llm.openai_compat import HTTPBackendError, OpenAICompatLLM

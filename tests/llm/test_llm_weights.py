@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.server
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from live_servers import free_port
 from ragmeter.llm import weights
 from ragmeter.llm.catalog import ModelSpec, get_model_spec
 from ragmeter.llm.weights import ModelInstallError, find_installed, install
@@ -33,12 +33,6 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def installed_smol() -> Path:
     """The SmolLM2 file in the real user cache (``make test`` installs it first)."""
     return install(SMOL)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
@@ -112,7 +106,7 @@ def test_user_folder_is_used_in_place(
 def test_every_source_failing_gives_one_clear_error(
     private_cache: Path, monkeypatch: pytest.MonkeyPatch, wrong_bytes_server: str
 ) -> None:
-    closed = f"http://127.0.0.1:{_free_port()}/model.gguf"
+    closed = f"http://127.0.0.1:{free_port()}/model.gguf"
     spec = ModelSpec(
         name="test-model",
         filename="test-model.gguf",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from live_kg import serving_kg
+from live_servers import serving_kg
 
 
 @pytest.fixture(scope="session")

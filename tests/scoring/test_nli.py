@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 from scoring_fakes import WordOverlapLLM
 
+from live_servers import start_llama_server, stop_process
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.nli import NLI, NLIPrompt, default_prompt, load_nli
 
@@ -100,38 +96,14 @@ def test_local_model_separates_entailed_from_unsupported_claims(tmp_path) -> Non
     assert all(p < 0.5 for p in probs[2:]), probs
 
 
-def _start_server(model: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m llama_cpp.server`` on a free loopback port, waited for until it answers."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
-    cmd += ["--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--n_ctx", "2048", "--n_threads", "2"]
-    with log.open("wb") as out:  # a pipe nobody reads could fill up and block the server
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            if httpx.get(f"{base}/models", timeout=2).status_code == 200:
-                return proc, base
-        except httpx.TransportError:
-            pass
-        time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError("the server did not answer within 300 s")
-
-
 @pytest.mark.server
 @pytest.mark.model
 def test_nli_through_an_openai_compatible_server(tmp_path: Path) -> None:
     """The alternative backend: a real llama.cpp server on loopback (SmolLM2: plumbing only)."""
     from ragmeter.llm.weights import install
 
-    proc, base = _start_server(install("smollm2-135m-instruct"), tmp_path / "server.log")
+    model = install("smollm2-135m-instruct")
+    proc, base = start_llama_server(model, "smollm2", tmp_path / "server.log")
 
     async def go() -> list[float]:
         nli = load_nli(f"openai:smollm2@{base}", cache=False)
@@ -147,10 +119,5 @@ def test_nli_through_an_openai_compatible_server(tmp_path: Path) -> None:
     try:
         probs = run(go())
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=20)
     assert all(0.0 <= p <= 1.0 for p in probs)
