@@ -36,7 +36,7 @@ import numpy.typing as npt
 from ragmeter.errors import BackendError, ConfigError, MissingExtraError
 from ragmeter.llm.catalog import DEFAULT_MODEL, catalog
 from ragmeter.llm.choices import check_choices, normalise, variants
-from ragmeter.llm.prefix_states import PrefixStates, common_prefix
+from ragmeter.llm.prefix_states import PrefixStates
 from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 from ragmeter.llm.weights import Progress, file_sha256, resolve_model
 from ragmeter.types import Usage
@@ -253,12 +253,14 @@ class LlamaCppLLM:
             kwargs["response_format"] = {"type": "json_object"}
         start = time.perf_counter()
         store = self._model.prefix
+        use_store = bool(store.capacity_bytes) and not _recurrent(llama)
         try:
-            if store.capacity_bytes and self._model.formatter is not None and not _recurrent(llama):
+            if use_store and self._model.formatter is not None:
                 # The library reuses whatever prefix the context holds: give it the best one.
                 store.prepare(llama, self.prompt_tokens(messages))
             out = llama.create_chat_completion(**kwargs)
-            store.save(llama)
+            if use_store:
+                store.save(llama)
         except ValueError as exc:
             if "context window" in str(exc):
                 raise ContextLengthError(f"{self.model_name}: {exc}") from exc
@@ -314,10 +316,7 @@ class LlamaCppLLM:
         recurrent = _recurrent(llama)
         store = self._model.prefix
         if not recurrent:
-            if store.capacity_bytes:
-                keep = store.prepare(llama, tokens)
-            else:
-                keep = common_prefix(llama.input_ids[: llama.n_tokens], tokens)
+            keep = store.prepare(llama, tokens)
         # Always evaluate at least one token so the logits belong to this prompt.
         keep = min(keep, len(tokens) - 1)
         if keep == 0:
