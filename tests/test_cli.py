@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import pytest
 import typer
 
+from cli_helpers import run_cli
 from ragmeter import __version__
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ragmeter", *args], capture_output=True, text=True, check=False
-    )
 
 
 def test_version() -> None:

@@ -7,30 +7,17 @@ judge-check is a measurement (see the README and benchmarks/).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_helpers import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
 JUDGED_KINDS = ("gold_in_sentence", "wrong_same_type", "number_changed")
 
 pytestmark = pytest.mark.model
-
-
-def run_cli(*args: str, mirror: Path) -> subprocess.CompletedProcess[str]:
-    """Run the CLI; callers pass --cache-path so the response cache is the test's own."""
-    env = dict(os.environ, RAGMETER_DATA_MIRROR=str(mirror))
-    return subprocess.run(
-        [sys.executable, "-m", "ragmeter", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
 
 
 @pytest.fixture(scope="module")

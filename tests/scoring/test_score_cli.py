@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_helpers import run_cli
+
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
-
-
-def run_cli(*args: str, env_mirror: Path | None = None) -> subprocess.CompletedProcess[str]:
-    import os
-
-    env = dict(os.environ)
-    if env_mirror is not None:
-        env["RAGMETER_DATA_MIRROR"] = str(env_mirror)
-    return subprocess.run(
-        [sys.executable, "-m", "ragmeter", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +58,7 @@ def test_score_rules_on_validation(
         str(labels),
         "--weights",
         str(weights),
-        env_mirror=crag_validation.parents[1],
+        mirror=crag_validation.parents[1],
     )
     assert res.returncode == 0, res.stderr
     assert "approximation" in res.stderr and "not-a-question" in res.stderr
@@ -160,7 +145,7 @@ def test_tokenizer_fallback_is_flagged(crag_validation: Path, tmp_path: Path) ->
         "rules",
         "--out",
         str(out),
-        env_mirror=tmp_path,
+        mirror=tmp_path,
     )
     assert res.returncode == 0, res.stderr
     results = json.loads((out / "results.json").read_text())
@@ -177,7 +162,7 @@ def test_tokenizer_fallback_is_flagged(crag_validation: Path, tmp_path: Path) ->
         "--out",
         str(out),
         "--strict-tokenizer",
-        env_mirror=tmp_path,
+        mirror=tmp_path,
     )
     assert res.returncode == 2 and "tokenizer" in res.stderr
 
@@ -190,7 +175,7 @@ def test_judge_check_rules_on_committed_cases(crag_validation: Path) -> None:
         "--judge",
         "rules",
         "--json",
-        env_mirror=crag_validation.parents[1],
+        mirror=crag_validation.parents[1],
     )
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
@@ -227,17 +212,17 @@ def test_score_a_run_folder(crag_sample: Path, tmp_path: Path) -> None:
     )
     run_dir = tmp_path / "run"
     mirror = crag_sample.parents[1]
-    res = run_cli("run", str(spec), "--out", str(run_dir), "-q", env_mirror=mirror)
+    res = run_cli("run", str(spec), "--out", str(run_dir), "-q", mirror=mirror)
     assert res.returncode == 0, res.stderr
     before = json.loads((run_dir / "results.json").read_text())
 
-    res = run_cli("score", str(run_dir), "--json", env_mirror=mirror)
+    res = run_cli("score", str(run_dir), "--json", mirror=mirror)
     assert res.returncode == 0, res.stderr
     again = json.loads(res.stdout)
     assert again["n"] == before["n"] == 10
     assert again["counts"] == before["counts"]
 
-    res = run_cli("score", str(run_dir), "--judge", "rules", env_mirror=mirror)
+    res = run_cli("score", str(run_dir), "--judge", "rules", mirror=mirror)
     assert res.returncode == 0, res.stderr
     assert "score" in res.stdout
     samples = [json.loads(x) for x in (run_dir / "samples.jsonl").read_text().splitlines()]
@@ -250,7 +235,7 @@ def test_score_a_run_folder(crag_sample: Path, tmp_path: Path) -> None:
         "exact_match",
     }
 
-    res = run_cli("score", str(tmp_path), env_mirror=mirror)
+    res = run_cli("score", str(tmp_path), mirror=mirror)
     assert res.returncode == 2 and "not a run folder" in res.stderr
-    res = run_cli("score", str(run_dir), "--dataset", str(crag_sample), env_mirror=mirror)
+    res = run_cli("score", str(run_dir), "--dataset", str(crag_sample), mirror=mirror)
     assert res.returncode == 2 and "not both" in res.stderr
