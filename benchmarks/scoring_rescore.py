@@ -38,10 +38,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 # passive waiting keeps the judge's speed close to what it is on an idle machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from ragmeter.scoring.inputs import read_dataset  # noqa: E402
-from ragmeter.scoring.records import Results  # noqa: E402
-from ragmeter.scoring.service import build_scorer, score_predictions  # noqa: E402
-from ragmeter.scoring.truncate import load_truncator  # noqa: E402
+from ragmeter.scoring.crag.inputs import read_dataset  # noqa: E402
+from ragmeter.scoring.crag.records import Results  # noqa: E402
+from ragmeter.scoring.crag.service import build_scorer, score_predictions  # noqa: E402
+from ragmeter.scoring.crag.truncate import load_truncator  # noqa: E402
 from ragmeter.types import Question  # noqa: E402
 from scoring_build_cases import (  # noqa: E402 - sibling script
     FALSE_PREMISE,

@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from ragmeter.data.qa_feedback import read_qa_feedback
-from ragmeter.scoring.feedback import (
+from ragmeter.scoring.attribution.nli import NLI, load_nli
+from ragmeter.scoring.meta.feedback import (
     PREFERENCE_METRICS,
     SPAN_DETECTORS,
     check_preferences,
     check_spans,
 )
-from ragmeter.scoring.nli import NLI, load_nli
 
 
 def find_file(name: str) -> Path:

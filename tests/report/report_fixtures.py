@@ -19,8 +19,8 @@ import orjson
 
 from ragmeter.config import RunSpec
 from ragmeter.engine.journal import DataFingerprint, Journal, RunHeader, RunRecord, write_header
-from ragmeter.scoring.aggregate import aggregate
-from ragmeter.scoring.records import GoldCheck, JudgeVote, ScoringInfo, TruncationInfo
+from ragmeter.scoring.crag.aggregate import aggregate
+from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, ScoringInfo, TruncationInfo
 from ragmeter.types import Answer, Labels, RetrievedChunk, StageTiming, Usage
 
 DOMAINS = ["finance", "sports", "music", "movie", "open"]
@@ -281,8 +281,8 @@ def write_run(
 
 def write_trust_run(folder: Path, n: int, *, seed: int = 0) -> Path:
     """A ``trust`` scorer run (ASQA-like): results.json is scoring's own `TrustResult`."""
-    from ragmeter.scoring.alce import CitationQuality
-    from ragmeter.scoring.trust import TrustItem, aggregate_trust
+    from ragmeter.scoring.attribution.alce import CitationQuality
+    from ragmeter.scoring.attribution.trust import TrustItem, aggregate_trust
 
     rng = random.Random(seed)
     base = make_records(n, seed=seed)

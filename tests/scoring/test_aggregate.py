@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragmeter.errors import ConfigError
-from ragmeter.scoring.aggregate import (
+from ragmeter.scoring.crag.aggregate import (
     TrafficWeights,
     aggregate,
     human_scale,
@@ -15,7 +15,7 @@ from ragmeter.scoring.aggregate import (
     slice_metrics,
     weighted_scores,
 )
-from ragmeter.scoring.records import Results, ScoredSample, ScoringInfo, TruncationInfo
+from ragmeter.scoring.crag.records import Results, ScoredSample, ScoringInfo, TruncationInfo
 from ragmeter.types import Labels
 
 

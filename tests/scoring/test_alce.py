@@ -9,7 +9,7 @@ import pytest
 from scoring_fakes import AllWordsLLM
 
 from ragmeter.data.alce import read_alce
-from ragmeter.scoring.alce import (
+from ragmeter.scoring.attribution.alce import (
     answer_length,
     citation_quality,
     cited_sentences,
@@ -24,7 +24,7 @@ from ragmeter.scoring.alce import (
     str_em,
     str_hit,
 )
-from ragmeter.scoring.nli import NLI, load_nli
+from ragmeter.scoring.attribution.nli import NLI, load_nli
 from ragmeter.types import Passage, Question
 
 DOCS = [

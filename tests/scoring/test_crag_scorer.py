@@ -9,9 +9,9 @@ import pytest
 from scoring_fakes import ScriptedLLM, field
 
 from ragmeter.llm.protocol import GenerationSettings
-from ragmeter.scoring.crag import CragScorer
-from ragmeter.scoring.judge import LLMJudge, LLMRefusalConfirmer
-from ragmeter.scoring.truncate import Truncator
+from ragmeter.scoring.crag.judge import LLMJudge, LLMRefusalConfirmer
+from ragmeter.scoring.crag.scorer import CragScorer
+from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.types import Labels, Question
 
 

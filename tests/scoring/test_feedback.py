@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from ragmeter.cli.main import app
 from ragmeter.data.qa_feedback import read_qa_feedback
-from ragmeter.scoring.alce import split_sentences
-from ragmeter.scoring.feedback import (
+from ragmeter.scoring.attribution.alce import split_sentences
+from ragmeter.scoring.attribution.nli import NLI, load_nli
+from ragmeter.scoring.meta.feedback import (
     PREFERENCE_METRICS,
     SPAN_DETECTORS,
     check_preferences,
@@ -21,7 +22,6 @@ from ragmeter.scoring.feedback import (
     pair_agreement,
     sentence_labels,
 )
-from ragmeter.scoring.nli import NLI, load_nli
 from ragmeter.types import ErrorSpan, Passage, QAFeedback, Question
 
 DEV = "qa_feedback/dev_feedback_first100.json"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragmeter.errors import DataError
-from ragmeter.scoring.inputs import read_dataset, read_human_labels, read_predictions
+from ragmeter.scoring.crag.inputs import read_dataset, read_human_labels, read_predictions
 
 
 def write(p: Path, *lines: str) -> Path:

@@ -10,7 +10,7 @@ from scoring_fakes import ScriptedLLM, field
 
 from ragmeter.errors import DataError
 from ragmeter.llm.protocol import GenerationSettings
-from ragmeter.scoring.judge import (
+from ragmeter.scoring.crag.judge import (
     JudgePrompt,
     LLMJudge,
     LLMRefusalConfirmer,
@@ -19,7 +19,7 @@ from ragmeter.scoring.judge import (
     judge_notes,
     parse_verdict,
 )
-from ragmeter.scoring.records import JudgeVote
+from ragmeter.scoring.crag.records import JudgeVote
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from scoring_fakes import WordOverlapLLM
 
 from live_servers import start_llama_server, stop_process
 from ragmeter.errors import ConfigError
-from ragmeter.scoring.nli import NLI, NLIPrompt, default_prompt, load_nli
+from ragmeter.scoring.attribution.nli import NLI, NLIPrompt, default_prompt, load_nli
 
 
 def run(coro):  # type: ignore[no-untyped-def]

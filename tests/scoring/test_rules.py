@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.rules import Rules, is_invalid_gold
+from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
 
 RULES = Rules()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragmeter.errors import ConfigError
-from ragmeter.scoring.truncate import (
+from ragmeter.scoring.crag.truncate import (
     FALLBACK_NAME,
     Truncator,
     find_tokenizer_file,

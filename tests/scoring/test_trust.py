@@ -7,9 +7,14 @@ import asyncio
 import pytest
 from scoring_fakes import AllWordsLLM
 
-from ragmeter.scoring.alce import CitationQuality
-from ragmeter.scoring.nli import NLI
-from ragmeter.scoring.trust import TrustItem, aggregate_trust, score_trust_item, trust_by_dataset
+from ragmeter.scoring.attribution.alce import CitationQuality
+from ragmeter.scoring.attribution.nli import NLI
+from ragmeter.scoring.attribution.trust import (
+    TrustItem,
+    aggregate_trust,
+    score_trust_item,
+    trust_by_dataset,
+)
 from ragmeter.types import Passage, Question
 
 
@@ -153,7 +158,7 @@ def test_unknown_answerability_is_left_out_and_counted() -> None:
 
 
 def test_attributed_qa_refusals_are_recognised() -> None:
-    from ragmeter.scoring.trust import is_attributed_refusal
+    from ragmeter.scoring.attribution.trust import is_attributed_refusal
 
     assert is_attributed_refusal(
         "I apologize, but I couldn't find an answer to your question in the search results."

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from ragmeter.errors import ConfigError
-from ragmeter.scoring.records import JudgeCheckResult, ScoredSample
+from ragmeter.scoring.crag.records import JudgeCheckResult, ScoredSample
 
 app = typer.Typer(
     help="Measure a judge against labeled cases (accuracy, Cohen's kappa, confusion, per kind).",
@@ -52,9 +52,9 @@ def judge_check(
         return
     if cases is None:
         raise ConfigError("judge-check needs --cases CASES.jsonl (or a subcommand, see --help)")
-    from ragmeter.scoring.judge_check import read_cases, run_judge_check
-    from ragmeter.scoring.judges import parse_judge_spec
-    from ragmeter.scoring.service import build_scorer
+    from ragmeter.scoring.crag.judges import parse_judge_spec
+    from ragmeter.scoring.crag.service import build_scorer
+    from ragmeter.scoring.meta.judge_check import read_cases, run_judge_check
 
     parse_judge_spec(judge)  # a bad spec fails before any file is read
     rows = read_cases(cases)

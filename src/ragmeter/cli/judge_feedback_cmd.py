@@ -36,7 +36,7 @@ def _questions(data: Path, limit: int | None) -> list[Question]:
 def _nli(needed: bool, spec: str, cache: bool, cache_path: Path | None) -> Any:
     if not needed:
         return None
-    from ragmeter.scoring.nli import load_nli
+    from ragmeter.scoring.attribution.nli import load_nli
 
     return load_nli(
         spec, cache=(cache_path if cache_path is not None else True) if cache else False
@@ -56,7 +56,7 @@ def preferences(
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N questions."),
 ) -> None:
     """Agreement of a metric with the human pairwise preferences among four predictions."""
-    from ragmeter.scoring.feedback import PREFERENCE_METRICS, check_preferences
+    from ragmeter.scoring.meta.feedback import PREFERENCE_METRICS, check_preferences
 
     spec = PREFERENCE_METRICS.get(metric)
     questions = _questions(data, limit)
@@ -112,7 +112,7 @@ def spans(
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N questions."),
 ) -> None:
     """Sentence-level detection of the content humans marked unsupported in prediction 1."""
-    from ragmeter.scoring.feedback import SPAN_DETECTORS, check_spans
+    from ragmeter.scoring.meta.feedback import SPAN_DETECTORS, check_spans
 
     spec = SPAN_DETECTORS.get(detector)
     questions = _questions(data, limit)

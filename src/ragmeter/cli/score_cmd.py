@@ -11,7 +11,7 @@ import typer
 
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.bootstrap import Estimate
-from ragmeter.scoring.records import Results, ScoredSample
+from ragmeter.scoring.crag.records import Results, ScoredSample
 
 JUDGE_HELP = (
     "rules (no LLM: unmatched predictions count incorrect, flagged approximate), "
@@ -133,10 +133,10 @@ def score(
     ),
 ) -> None:
     """Score predictions against a CRAG set: results.json (slices, 95% CIs) and samples.jsonl."""
-    from ragmeter.scoring.aggregate import load_weights
-    from ragmeter.scoring.inputs import read_dataset, read_human_labels, read_predictions
-    from ragmeter.scoring.judges import parse_judge_spec
-    from ragmeter.scoring.service import build_scorer, score_predictions, write_outputs
+    from ragmeter.scoring.crag.aggregate import load_weights
+    from ragmeter.scoring.crag.inputs import read_dataset, read_human_labels, read_predictions
+    from ragmeter.scoring.crag.judges import parse_judge_spec
+    from ragmeter.scoring.crag.service import build_scorer, score_predictions, write_outputs
 
     if judge is not None:
         parse_judge_spec(judge)  # a bad spec fails before any file is read

@@ -20,7 +20,7 @@ import orjson
 from pydantic import Field, ValidationError
 
 from ragmeter.errors import ConfigError, DataError
-from ragmeter.scoring.records import ScoredSample
+from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.types import Answer, Record, StageTiming
 
 HEADER = "header.json"
@@ -50,7 +50,8 @@ class RunRecord(ScoredSample):
     worker: str | None = None
     """Which executor worker produced the record."""
     trust: dict[str, Any] | None = None
-    """Trust-Score ingredients (a `ragmeter.scoring.trust.TrustItem`; ``trust`` scorer runs)."""
+    """Trust-Score ingredients (``ragmeter.scoring.attribution.trust.TrustItem``), for runs
+    of the ``trust`` scorer."""
 
     def comparable(self) -> dict[str, Any]:
         """The record without what varies between identical runs (timings, worker, cache hits)."""

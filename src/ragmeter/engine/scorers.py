@@ -17,13 +17,13 @@ from ragmeter import __version__
 from ragmeter.config import LoadedSpec, RunSpec
 from ragmeter.engine.resources import CURRENT_TALLY, EngineResources, TokenTally
 from ragmeter.registry import Registry
-from ragmeter.scoring.aggregate import aggregate
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
-from ragmeter.scoring.crag import CragScorer
-from ragmeter.scoring.judge import JudgePrompt, LLMJudge, LLMRefusalConfirmer
-from ragmeter.scoring.judges import RULES, parse_judge_spec
-from ragmeter.scoring.records import Results, ScoredSample, ScoringInfo, TruncationInfo
-from ragmeter.scoring.truncate import load_truncator
+from ragmeter.scoring.crag.aggregate import aggregate
+from ragmeter.scoring.crag.judge import JudgePrompt, LLMJudge, LLMRefusalConfirmer
+from ragmeter.scoring.crag.judges import RULES, parse_judge_spec
+from ragmeter.scoring.crag.records import Results, ScoredSample, ScoringInfo, TruncationInfo
+from ragmeter.scoring.crag.scorer import CragScorer
+from ragmeter.scoring.crag.truncate import load_truncator
 from ragmeter.types import Answer, Question, Usage
 
 

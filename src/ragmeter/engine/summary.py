@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from ragmeter.scoring.bootstrap import Estimate
-from ragmeter.scoring.records import Results
+from ragmeter.scoring.crag.records import Results
 
 if TYPE_CHECKING:
-    from ragmeter.scoring.trust import TrustResult
+    from ragmeter.scoring.attribution.trust import TrustResult
 
 
 def _pct(e: Estimate) -> str:
@@ -71,7 +71,7 @@ def result_table(result: BaseModel, name: str = "") -> str:
     """The table of a run's ``results.json`` (CRAG or Trust-Score)."""
     if isinstance(result, Results):
         return score_table(result, name)
-    from ragmeter.scoring.trust import TrustResult
+    from ragmeter.scoring.attribution.trust import TrustResult
 
     if isinstance(result, TrustResult):
         return trust_table(result, name)

@@ -1,6 +1,6 @@
 """The ``trust`` run scorer: Trust-Score for attributed answers (ASQA, QAMPARI, ELI5, ExpertQA).
 
-Each answer is scored with `ragmeter.scoring.trust.score_trust_item` (refusal,
+Each answer is scored with `ragmeter.scoring.attribution.trust.score_trust_item` (refusal,
 answerability, calibrated correctness, citation recall and precision through
 the NLI model); ``results.json`` is the data set's `TrustResult`.
 
@@ -21,10 +21,15 @@ from ragmeter.config import LoadedSpec, RunSpec
 from ragmeter.engine.resources import CURRENT_TALLY, EngineResources, TokenTally
 from ragmeter.engine.scorers import SCORERS, RunScorer
 from ragmeter.errors import ConfigError
+from ragmeter.scoring.attribution.nli import NLI
+from ragmeter.scoring.attribution.trust import (
+    TrustItem,
+    TrustResult,
+    aggregate_trust,
+    score_trust_item,
+)
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
-from ragmeter.scoring.nli import NLI
-from ragmeter.scoring.records import ScoredSample
-from ragmeter.scoring.trust import TrustItem, TrustResult, aggregate_trust, score_trust_item
+from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.types import Answer, Label, Question, Usage
 
 

@@ -104,12 +104,12 @@ class PhraseSet:
         return PhraseMatch(self._anywhere[m.group(0)], m.start(), m.end(), norm, False)
 
 
-def data_file(name: str) -> Path:
-    """Path of a data file (phrases, prompts, examples) shipped in ``ragmeter/scoring/data``."""
-    ref = resources.files("ragmeter.scoring").joinpath("data").joinpath(name)
+def data_file(name: str, package: str = "ragmeter.scoring") -> Path:
+    """Path of a data file (phrases, prompts, examples) in the ``data`` folder of ``package``."""
+    ref = resources.files(package).joinpath("data").joinpath(name)
     return Path(str(ref))
 
 
-def builtin_phrase_file(name: str) -> Path:
-    """Path of a phrase file shipped in ``ragmeter/scoring/data``."""
-    return data_file(name)
+def builtin_phrase_file(name: str, package: str = "ragmeter.scoring") -> Path:
+    """Path of a phrase file shipped in the ``data`` folder of ``package``."""
+    return data_file(name, package)

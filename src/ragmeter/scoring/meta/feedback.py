@@ -23,9 +23,15 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ragmeter.registry import Registry
-from ragmeter.scoring.alce import Sentence, remove_citations, rouge_l, rouge_n, split_sentences
+from ragmeter.scoring.attribution.alce import (
+    Sentence,
+    remove_citations,
+    rouge_l,
+    rouge_n,
+    split_sentences,
+)
+from ragmeter.scoring.attribution.nli import NLI
 from ragmeter.scoring.bootstrap import Estimate, estimate
-from ragmeter.scoring.nli import NLI
 from ragmeter.scoring.normalize import tokens
 from ragmeter.types import Question, Record
 

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import DataError
-from ragmeter.scoring.crag import CragScorer
-from ragmeter.scoring.records import CaseRecord, JudgeCheckResult, ScoredSample
+from ragmeter.scoring.crag.records import CaseRecord, JudgeCheckResult, ScoredSample
+from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.types import Labels, Question
 
 __all__ = ["EXPECTED_LABELS", "case_question", "cohen_kappa", "read_cases", "run_judge_check"]

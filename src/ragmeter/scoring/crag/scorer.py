@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 
-from ragmeter.scoring.judge import Judge, decide, judge_against_golds
-from ragmeter.scoring.records import ScoredSample
-from ragmeter.scoring.rules import Rules
-from ragmeter.scoring.truncate import Truncator
+from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
+from ragmeter.scoring.crag.records import ScoredSample
+from ragmeter.scoring.crag.rules import Rules
+from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.types import Question
 
 __all__ = ["STORED_PREDICTION_CHARS", "CragScorer", "RefusalConfirmer"]

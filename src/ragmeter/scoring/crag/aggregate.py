@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 from ragmeter.config import load_yaml_file
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, estimate
-from ragmeter.scoring.records import (
+from ragmeter.scoring.crag.records import (
     HumanLabel,
     HumanScaleResult,
     LabelCounts,

@@ -14,7 +14,7 @@ from typing import Any
 
 from ragmeter.errors import ConfigError
 from ragmeter.llm.protocol import LLM
-from ragmeter.scoring.judge import JudgePrompt, LLMJudge
+from ragmeter.scoring.crag.judge import JudgePrompt, LLMJudge
 
 __all__ = ["RULES", "JudgePanel", "build_judges", "parse_judge_spec"]
 

@@ -30,56 +30,42 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
 
-from ragmeter.scoring.alce import (
+from ragmeter.scoring.attribution.alce import (
+    AnswerKind,
     CitationQuality,
+    answer_kind,
     answers_present,
     citation_quality,
     format_passage,
     qampari_scores,
     remove_citations,
 )
+from ragmeter.scoring.attribution.nli import NLI
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate
-from ragmeter.scoring.nli import NLI
 from ragmeter.scoring.phrases import data_file
 from ragmeter.scoring.refusal import RefusalDetector, is_refusal
 from ragmeter.types import Passage, Question, Record
 
 __all__ = [
-    "AnswerKind",
     "TrustItem",
     "TrustResult",
     "aggregate_trust",
-    "answer_kind",
     "is_attributed_refusal",
     "score_trust_item",
     "trust_by_dataset",
 ]
 
-AnswerKind = Literal["short", "list", "claims"]
-"""How a data set's answers are graded: ASQA-like short answers, QAMPARI lists, ELI5 claims."""
-
-_KINDS: dict[str, AnswerKind] = {
-    "asqa": "short",
-    "qampari": "list",
-    "eli5": "claims",
-    "expertqa": "claims",
-}
-
-
-def answer_kind(dataset: str) -> AnswerKind:
-    """The grading of a data set by name (unknown names are graded as short answers)."""
-    return _KINDS.get(dataset.lower(), "short")
-
 
 @lru_cache(maxsize=1)
 def _attributed_refusals() -> RefusalDetector:
-    return RefusalDetector.from_file(data_file("trust_refusal_phrases.txt"))
+    return RefusalDetector.from_file(
+        data_file("trust_refusal_phrases.txt", "ragmeter.scoring.attribution")
+    )
 
 
 def is_attributed_refusal(text: str) -> bool:

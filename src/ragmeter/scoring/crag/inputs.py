@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from ragmeter.data.crag import crag_row_to_question
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import DataError
-from ragmeter.scoring.records import HumanLabel, HumanLabelRow
+from ragmeter.scoring.crag.records import HumanLabel, HumanLabelRow
 from ragmeter.types import Question
 
 __all__ = ["Predictions", "read_dataset", "read_human_labels", "read_predictions"]

@@ -23,18 +23,20 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from ragmeter.scoring.nli import NLI
+from ragmeter.scoring.attribution.nli import NLI
 from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.types import Passage, Question, Record
 
 __all__ = [
     "AlceScores",
+    "AnswerKind",
     "CitationQuality",
     "CitedSentence",
     "QampariScores",
     "Sentence",
+    "answer_kind",
     "answer_length",
     "citation_quality",
     "cited_sentences",
@@ -75,6 +77,22 @@ class Sentence:
     text: str
     start: int
     end: int
+
+
+AnswerKind = Literal["short", "list", "claims"]
+"""How a data set's answers are graded: ASQA-like short answers, QAMPARI lists, ELI5 claims."""
+
+_KINDS: dict[str, AnswerKind] = {
+    "asqa": "short",
+    "qampari": "list",
+    "eli5": "claims",
+    "expertqa": "claims",
+}
+
+
+def answer_kind(dataset: str) -> AnswerKind:
+    """The grading of a data set by name (unknown names are graded as short answers)."""
+    return _KINDS.get(dataset.lower(), "short")
 
 
 def _ends_sentence(text: str, dot: int) -> bool:
@@ -466,8 +484,6 @@ async def score_alce(
 ) -> AlceScores:
     """The ALCE metrics of one answer: by ``kind`` ("short", "list" or "claims", default
     from the data set name), plus ROUGE-L, length and, with an NLI model, citation quality."""
-    from ragmeter.scoring.trust import answer_kind
-
     kind = kind or answer_kind(question.dataset)
     docs = list(question.passages if docs is None else docs)
     scores = AlceScores(length=answer_length(output))

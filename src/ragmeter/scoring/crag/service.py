@@ -12,12 +12,11 @@ from pathlib import Path
 
 from ragmeter import __version__
 from ragmeter.errors import ConfigError
-from ragmeter.scoring.aggregate import TrafficWeights, aggregate
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
-from ragmeter.scoring.crag import CragScorer
-from ragmeter.scoring.judge import LLMRefusalConfirmer
-from ragmeter.scoring.judges import JudgePanel, build_judges
-from ragmeter.scoring.records import (
+from ragmeter.scoring.crag.aggregate import TrafficWeights, aggregate
+from ragmeter.scoring.crag.judge import LLMRefusalConfirmer
+from ragmeter.scoring.crag.judges import JudgePanel, build_judges
+from ragmeter.scoring.crag.records import (
     HumanLabel,
     Results,
     ScoredSample,
@@ -25,7 +24,8 @@ from ragmeter.scoring.records import (
     TruncationInfo,
     UnknownPredictions,
 )
-from ragmeter.scoring.truncate import load_truncator
+from ragmeter.scoring.crag.scorer import CragScorer
+from ragmeter.scoring.crag.truncate import load_truncator
 from ragmeter.types import Question
 
 __all__ = ["RESULTS_FILE", "SAMPLES_FILE", "build_scorer", "score_predictions", "write_outputs"]

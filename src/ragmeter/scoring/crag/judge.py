@@ -27,9 +27,9 @@ import orjson
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, GenerationSettings
+from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.normalize import format_number, number_value, tokens
 from ragmeter.scoring.phrases import data_file
-from ragmeter.scoring.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.types import Record
 
 __all__ = [
@@ -182,7 +182,10 @@ class JudgePrompt:
     @classmethod
     def builtin(cls) -> JudgePrompt:
         """The prompt shipped with ragmeter."""
-        p = cls.from_files(data_file("judge_prompt.txt"), data_file("judge_examples.jsonl"))
+        p = cls.from_files(
+            data_file("judge_prompt.txt", "ragmeter.scoring.crag"),
+            data_file("judge_examples.jsonl", "ragmeter.scoring.crag"),
+        )
         return cls(p.instructions, p.examples, source="builtin")
 
     @property
@@ -436,9 +439,9 @@ class LLMRefusalConfirmer:
 
     def __init__(self, llm: LLM, instructions: str | None = None):
         self.llm = llm
-        self.instructions = instructions or data_file("refusal_prompt.txt").read_text(
-            encoding="utf-8"
-        )
+        self.instructions = instructions or data_file(
+            "refusal_prompt.txt", "ragmeter.scoring.crag"
+        ).read_text(encoding="utf-8")
         self.overruled = 0
         self.failures = 0
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragmeter.scoring.crag.records import RuleName
 from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
-from ragmeter.scoring.records import RuleName
 from ragmeter.scoring.refusal import RefusalDetector, default_detector
 from ragmeter.types import Label
 
@@ -46,7 +46,7 @@ class RuleOutcome:
 @lru_cache(maxsize=1)
 def default_invalid_phrases() -> PhraseSet:
     """The built-in phrases by which a prediction says the question is invalid."""
-    return PhraseSet.from_file(builtin_phrase_file("invalid_phrases.txt"))
+    return PhraseSet.from_file(builtin_phrase_file("invalid_phrases.txt", "ragmeter.scoring.crag"))
 
 
 def is_invalid_gold(answers: Sequence[str]) -> bool:

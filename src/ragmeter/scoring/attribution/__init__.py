@@ -1,0 +1,1 @@
+"""Attribution: NLI from any LLM, ALCE metrics and Trust-Score."""

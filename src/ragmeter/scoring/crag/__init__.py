@@ -1,0 +1,1 @@
+"""CRAG answer scoring: truncation, rules, screens, equivalences, LLM judges, aggregation."""

@@ -1,0 +1,1 @@
+"""Meta-evaluation: our judges measured against labeled cases and qa-feedback's humans."""
