@@ -1,6 +1,6 @@
 """Build the labeled judge-check cases from the CRAG v3 validation questions.
 
-Deterministic (fixed seed). Writes ``tests/scoring/data/crag_judge_cases.jsonl``
+Deterministic (fixed seed). Writes ``src/ragmeter/scoring/meta/data/crag_constructed_cases.jsonl``
 (or ``--out``), one case per line with ``query``, ``answer``, ``alt_ans``,
 ``prediction``, ``expected``, ``kind``, ``interaction_id``, ``domain`` and
 ``question_type``. The kinds are the ones our quality bar names, plus two for
@@ -32,7 +32,9 @@ from typing import Any
 from ragmeter.scoring.normalize import normalize_answer
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
+DEFAULT_OUT = (
+    REPO / "src" / "ragmeter" / "scoring" / "meta" / "data" / "crag_constructed_cases.jsonl"
+)
 SEED = 20240607
 MAX_WORDS = 35
 

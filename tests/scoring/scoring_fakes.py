@@ -38,16 +38,30 @@ class ScriptedLLM:
     async def choice_probabilities(
         self, messages: Sequence[ChatMessage], choices: Sequence[str]
     ) -> ChoiceProbabilities:
-        text = self.reply(messages[-1].content, GenerationSettings())
+        user = messages[-1].content
+        self.calls.append((user, GenerationSettings(max_tokens=1)))
+        text = self.reply(user, GenerationSettings())
+        if text == "!fail" or text not in choices:
+            # As a backend whose one-word reply names no choice (VerdictParseError).
+            raise BackendError(f"server said no: {text!r}")
         probs = {c: (1.0 if c == text else 0.0) for c in choices}
-        return ChoiceProbabilities(probs=probs, method="parsed")
+        return ChoiceProbabilities(probs=probs, method="parsed", reply=text)
 
     async def aclose(self) -> None:
         self.closed = True
 
 
+_QUOTED = re.compile(r"<<(QUOTE-[0-9A-F]+)>>\n(.*)\n<<END-\1>>", re.DOTALL)
+
+
 def field(user: str, name: str) -> str:
-    """A field of the judge's user message (``Predicted answer: ...``)."""
+    """A field of the judge's user message (``True answer``...); ``Predicted answer`` is the
+    text quoted between the boundary markers."""
+    if name == "Predicted answer":
+        m = _QUOTED.search(user)
+        if m is None:
+            raise KeyError(name)
+        return m.group(2)
     for line in user.splitlines():
         if line.startswith(name + ":"):
             return line.split(":", 1)[1].strip()

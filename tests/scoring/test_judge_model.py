@@ -14,7 +14,7 @@ import pytest
 from cli_helpers import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
-CASES = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
+CASES = REPO / "src" / "ragmeter" / "scoring" / "meta" / "data" / "crag_constructed_cases.jsonl"
 JUDGED_KINDS = ("gold_in_sentence", "wrong_same_type", "number_changed")
 
 pytestmark = pytest.mark.model

@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
-CASES = REPO / "tests" / "scoring" / "data" / "crag_judge_cases.jsonl"
+CASES = REPO / "src" / "ragmeter" / "scoring" / "meta" / "data" / "crag_constructed_cases.jsonl"
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,15 @@ def judge_check(
         "--cases",
         help="Labeled cases (JSONL: query, answer, alt_ans, prediction, expected, kind...).",
     ),
+    suite: str | None = typer.Option(
+        None,
+        "--suite",
+        help="A built-in case set: real (real systems' answers, human-style labels), "
+        "adversarial (answers that try to game the judge, and controls), constructed.",
+    ),
+    split: str | None = typer.Option(
+        None, "--split", help="Only cases of this split (real set: dev or test)."
+    ),
     judge: str = typer.Option(
         "local", "--judge", help="rules, local, openai:MODEL@BASE_URL, or several joined by commas."
     ),
@@ -50,14 +59,21 @@ def judge_check(
     """Score labeled cases with a judge and compare with the expected labels."""
     if ctx.invoked_subcommand is not None:
         return
-    if cases is None:
-        raise ConfigError("judge-check needs --cases CASES.jsonl (or a subcommand, see --help)")
+    if (cases is None) == (suite is None):
+        raise ConfigError(
+            "judge-check needs --cases CASES.jsonl or --suite real|adversarial|constructed "
+            "(one of them; or a subcommand, see --help)"
+        )
     from ragmeter.scoring.crag.judges import parse_judge_spec
     from ragmeter.scoring.crag.service import build_scorer
-    from ragmeter.scoring.meta.judge_check import read_cases, run_judge_check
+    from ragmeter.scoring.meta.judge_check import read_cases, run_judge_check, suite_path
 
     parse_judge_spec(judge)  # a bad spec fails before any file is read
-    rows = read_cases(cases)
+    rows = read_cases(cases if cases is not None else suite_path(str(suite)))
+    if split is not None:
+        rows = [r for r in rows if r.split == split]
+        if not rows:
+            raise ConfigError(f"no case has split '{split}'")
     if limit is not None:
         rows = rows[:limit]
     scorer, panel = build_scorer(

@@ -91,6 +91,8 @@ def crag_row_to_question(row: Any, with_html: bool = True, dataset: str = "crag"
     if missing:
         raise ValueError(f"missing required field(s): {', '.join(missing)}")
     answer = row["answer"]
+    if isinstance(answer, int | float) and not isinstance(answer, bool):
+        answer = str(answer)  # real rows hold numbers where strings are expected
     if not isinstance(answer, str):
         raise ValueError(f"'answer' must be a string, got {type(answer).__name__}")
     query = row["query"]

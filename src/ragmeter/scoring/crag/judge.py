@@ -1,34 +1,51 @@
-"""The LLM judge: is a prediction the same fact as a gold answer?
+"""The LLM judge: does a prediction give the gold answer?
 
-The prompt and few-shot examples are data files beside this module
-(``data/judge_prompt.txt``, ``data/judge_examples.jsonl``) and can be replaced.
-A reply is parsed robustly (a JSON object, or a plain verdict word); a reply
-that cannot be parsed, or a failed call, is retried with a reminder and then
-with pinned sampling, and after that recorded as unscored with its reason.
+How a verdict is reached, per gold answer:
 
-Several judges vote by majority; a tie or a panel with no verdict leaves the
-sample unscored. Caching is the LLM layer's business: a judge built on a
-caching LLM reports ``cached`` on each check, and the cached reply keeps the
-rationale, so re-scoring explains every verdict as the first run did.
+0. A false-premise question (gold "invalid question"): the model is asked
+   whether the answer points out the false assumption.
+1. A comparison question whose gold names one of its two options: the model
+   is first asked the narrow question "which option does the answer choose?";
+   choosing the other option is incorrect without further ado.
+2. A sentence-long gold: its key answer is extracted once (a short generation,
+   cached like every reply) and shown beside it.
+3. The verdict: the prediction is quoted inside a boundary it cannot forge
+   (`ragmeter.scoring.crag.boundary`), and the verdict is read from the
+   probabilities of the model's next word, "yes" or "no", not from free text
+   the prediction could imitate. Backends without next-token probabilities
+   give a parsed one-word reply, recorded as such.
+
+The prompts are data files beside this module (``data/judge_prompt.txt``,
+``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
+``data/option_prompt.txt``). The fixed part of the judge's chat (instructions
+and examples) comes first and never varies, so a backend that keeps prompt
+prefixes reads it once.
+
+A failed call or an unreadable reply is retried, then recorded as unscored
+with its reason. Several judges vote by majority; a tie or a panel with no
+verdict leaves the sample unscored.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import orjson
 
 from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
-from ragmeter.llm.protocol import LLM, ChatMessage, GenerationSettings
+from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
+from ragmeter.scoring.crag.boundary import marker_for, quote
+from ragmeter.scoring.crag.equivalence import gold_option
+from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
-from ragmeter.scoring.normalize import format_number, number_value, tokens
+from ragmeter.scoring.crag.rules import is_invalid_gold
+from ragmeter.scoring.normalize import tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
 
@@ -40,13 +57,18 @@ __all__ = [
     "PanelDecision",
     "decide",
     "judge_against_golds",
-    "judge_notes",
-    "parse_verdict",
 ]
+
+_PACKAGE = "ragmeter.scoring.crag"
+PROMPT_VERSION = 4
+"""Bumped when the way a case is put to the judge changes (part of the prompt fingerprint)."""
+
+KEY_ANSWER_MIN_WORDS = 7
+"""A gold of this many words or more gets a short form extracted for the judge."""
 
 
 class JudgeExample(Record):
-    """One few-shot example of the judge prompt."""
+    """One worked example of the judge prompt."""
 
     question: str
     gold: str
@@ -55,121 +77,39 @@ class JudgeExample(Record):
     rationale: str
 
 
-NOTES_VERSION = 3
-"""Bumped when `judge_notes` changes what it tells the judge (part of the prompt fingerprint)."""
-
-
-def _contains(haystack: list[str], needle: list[str]) -> bool:
-    n = len(needle)
-    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
-
-
-_DIGITS = re.compile(r"\d+(?:\.\d+)?")
-
-
-_MONTHS = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
+def _render_example(ex: JudgeExample) -> str:
+    reply = "yes" if ex.verdict == "correct" else "no"
+    return (
+        f"Question: {ex.question}\nTrue answer: {ex.gold}\nAnswer to grade: {ex.prediction}\n"
+        f"Reply: {reply} ({ex.rationale})"
     )
-    for name in names
-}
-
-
-def _numbers(toks: list[str]) -> list[str]:
-    """Every number in the tokens, in canonical form.
-
-    Numbers inside words count ("76ers", "f1"), and so do month names next to
-    a number ("march 3" is 3 and 3), so that a date written with its month in
-    words is not reported as having different numbers.
-    """
-    out: list[str] = []
-    for i, tok in enumerate(toks):
-        month = _MONTHS.get(tok)
-        if month is not None:
-            near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 2]
-            if any(_DIGITS.fullmatch(t) for t in near):
-                out.append(str(month))
-            continue
-        for m in _DIGITS.finditer(tok):
-            value = number_value(m.group(0))
-            if value is not None:
-                out.append(format_number(value))
-    return out
-
-
-def judge_notes(gold: str, prediction: str) -> list[str]:
-    """Mechanical checks shown to the judge beside the answers.
-
-    A small model reads "these numbers differ" far more reliably than it spots
-    2.92 against 2.93 itself; the model still decides. Checks run on the
-    normalised forms (`ragmeter.scoring.normalize.tokens`), so "twelve" and
-    "12", "1,500" and "1500" count as the same number.
-    """
-    gold_toks, pred_toks = tokens(gold), tokens(prediction)
-    notes: list[str] = []
-    if _contains(pred_toks, gold_toks):
-        notes.append("The true answer appears word for word inside the prediction.")
-    gold_nums, pred_nums = _numbers(gold_toks), _numbers(pred_toks)
-    if gold_nums:
-        # As multisets: 2024-02-13, 2024-02-14 against 2024-3-13, 2024-02-14 lacks a 2.
-        missing = Counter(gold_nums) - Counter(pred_nums)
-        if missing:
-            shown = ", ".join(dict.fromkeys(pred_nums)) or "none"
-            notes.append(
-                f"Numbers differ: the true answer has {', '.join(dict.fromkeys(gold_nums))}; "
-                f"the prediction has {shown}."
-            )
-        else:
-            notes.append("Every number of the true answer also appears in the prediction.")
-    return notes
-
-
-def _user_message(question: str, gold: str, prediction: str) -> str:
-    text = f"Question: {question}\nTrue answer: {gold}\nPredicted answer: {prediction}"
-    notes = judge_notes(gold, prediction)
-    if notes:
-        text += "\nChecks: " + " ".join(notes)
-    return text
-
-
-def _reply(verdict: str, rationale: str) -> str:
-    return orjson.dumps({"verdict": verdict, "rationale": rationale}).decode()
 
 
 @dataclass(frozen=True)
 class JudgePrompt:
-    """Instructions and few-shot examples, turned into chat messages per check."""
+    """Instructions, worked examples and the helper prompts of one judge."""
 
     instructions: str
     examples: tuple[JudgeExample, ...]
+    key_answer_instructions: str = ""
+    option_instructions: str = ""
+    premise_instructions: str = ""
     source: str = "builtin"
 
     @classmethod
-    def from_files(cls, instructions: str | Path, examples: str | Path) -> JudgePrompt:
-        """Read a prompt file and a JSONL file of `JudgeExample` rows."""
+    def from_files(
+        cls,
+        instructions: str | Path,
+        examples: str | Path,
+        *,
+        key_answer: str | Path | None = None,
+        option: str | Path | None = None,
+        premise: str | Path | None = None,
+    ) -> JudgePrompt:
+        """Read a prompt file, a JSONL file of `JudgeExample` rows and the helper prompts
+        (the built-in ones when not given)."""
         ipath, epath = Path(instructions), Path(examples)
-        try:
-            text = ipath.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise DataError(
-                f"cannot read judge prompt: {exc.strerror or exc}", path=ipath
-            ) from None
-        if not text:
-            raise DataError("the judge prompt is empty", path=ipath)
+        text = _read_text(ipath)
         rows: list[JudgeExample] = []
         with open_binary(epath) as stream:
             for line, obj in iter_json_lines(stream, epath):
@@ -177,115 +117,113 @@ class JudgePrompt:
                     rows.append(JudgeExample.model_validate(obj))
                 except ValueError as exc:
                     raise DataError(f"bad judge example: {exc}", path=epath, line=line) from None
-        return cls(text, tuple(rows), source=f"{ipath}+{epath}")
+        kpath = Path(key_answer) if key_answer else data_file("key_answer_prompt.txt", _PACKAGE)
+        opath = Path(option) if option else data_file("option_prompt.txt", _PACKAGE)
+        ppath = Path(premise) if premise else data_file("premise_prompt.txt", _PACKAGE)
+        return cls(
+            text,
+            tuple(rows),
+            key_answer_instructions=_read_text(kpath),
+            option_instructions=_read_text(opath),
+            premise_instructions=_read_text(ppath),
+            source=f"{ipath}+{epath}",
+        )
 
     @classmethod
     def builtin(cls) -> JudgePrompt:
-        """The prompt shipped with ragmeter."""
+        """The prompts shipped with ragmeter."""
         p = cls.from_files(
-            data_file("judge_prompt.txt", "ragmeter.scoring.crag"),
-            data_file("judge_examples.jsonl", "ragmeter.scoring.crag"),
+            data_file("judge_prompt.txt", _PACKAGE), data_file("judge_examples.jsonl", _PACKAGE)
         )
-        return cls(p.instructions, p.examples, source="builtin")
+        return JudgePrompt(
+            p.instructions,
+            p.examples,
+            key_answer_instructions=p.key_answer_instructions,
+            option_instructions=p.option_instructions,
+            premise_instructions=p.premise_instructions,
+            source="builtin",
+        )
 
     @property
     def fingerprint(self) -> str:
-        """A short hash of the whole prompt: part of what makes a verdict what it is."""
-        h = hashlib.sha256(f"notes-v{NOTES_VERSION}\n{self.instructions}".encode())
+        """A short hash of every prompt: part of what makes a verdict what it is."""
+        h = hashlib.sha256(f"prompt-v{PROMPT_VERSION}\n{self.instructions}".encode())
         for ex in self.examples:
             h.update(ex.model_dump_json().encode())
+        h.update(self.key_answer_instructions.encode())
+        h.update(self.option_instructions.encode())
+        h.update(self.premise_instructions.encode())
         return h.hexdigest()[:12]
 
+    @property
+    def system(self) -> str:
+        """The fixed start of every verdict chat: instructions and worked examples."""
+        if not self.examples:
+            return self.instructions
+        shown = "\n\n".join(_render_example(ex) for ex in self.examples)
+        return f"{self.instructions}\n\nWorked examples:\n\n{shown}"
+
     def messages(
-        self, question: str, gold: str, prediction: str, reminder: bool = False
+        self, question: str, gold: str, prediction: str, *, key_answer: str | None = None
     ) -> list[ChatMessage]:
-        """The chat for one check; ``reminder`` adds a nudge used on retries."""
-        msgs = [ChatMessage(role="system", content=self.instructions)]
-        for ex in self.examples:
-            msgs.append(
-                ChatMessage(role="user", content=_user_message(ex.question, ex.gold, ex.prediction))
-            )
-            msgs.append(ChatMessage(role="assistant", content=_reply(ex.verdict, ex.rationale)))
-        content = _user_message(question, gold, prediction)
-        if reminder:
-            content += '\n\nAnswer only with JSON: {"verdict": "correct" or "incorrect", ...}'
-        msgs.append(ChatMessage(role="user", content=content))
-        return msgs
+        """The chat that asks for one verdict (the reply's first word is read)."""
+        marker = marker_for("verdict", question, gold, prediction)
+        lines = [f"Question: {question}", f"True answer: {gold}"]
+        if key_answer:
+            lines.append(f"Short form of the true answer: {key_answer}")
+        lines.append(f"The answer to grade is between the lines <<{marker}>> and <<END-{marker}>>.")
+        lines.append(quote(prediction, marker))
+        lines.append("Does the graded answer give the true answer? Reply yes or no.")
+        return [
+            ChatMessage(role="system", content=self.system),
+            ChatMessage(role="user", content="\n".join(lines)),
+        ]
+
+    def key_answer_messages(self, question: str, gold: str) -> list[ChatMessage]:
+        """The chat that asks for the short form of a long gold answer."""
+        return [
+            ChatMessage(role="system", content=self.key_answer_instructions),
+            ChatMessage(role="user", content=f"Question: {question}\nFull answer: {gold}"),
+        ]
+
+    def premise_messages(self, question: str, prediction: str) -> list[ChatMessage]:
+        """The chat that asks whether an answer points out a question's false premise."""
+        marker = marker_for("premise", question, prediction)
+        user = (
+            f"Question: {question}\n"
+            f"The answer is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+            f"{quote(prediction, marker)}\nDoes the answer point out the false assumption? "
+            "Reply yes or no."
+        )
+        return [
+            ChatMessage(role="system", content=self.premise_instructions),
+            ChatMessage(role="user", content=user),
+        ]
+
+    def option_messages(
+        self, question: str, first: str, second: str, prediction: str
+    ) -> list[ChatMessage]:
+        """The chat that asks which of a comparison's two options an answer chooses."""
+        marker = marker_for("option", question, first, second, prediction)
+        user = (
+            f"Question: {question}\nOption A: {first}\nOption B: {second}\n"
+            f"The answer is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+            f"{quote(prediction, marker)}\nWhich option does the answer choose? Reply A, B or N."
+        )
+        return [
+            ChatMessage(role="system", content=self.option_instructions),
+            ChatMessage(role="user", content=user),
+        ]
 
 
-_JSON_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
-_WORD = re.compile(r"\b(incorrect|correct|wrong|right|true|false|yes|no)\b", re.IGNORECASE)
-_WORDS: dict[str, Verdict] = {
-    "correct": "correct",
-    "right": "correct",
-    "true": "correct",
-    "yes": "correct",
-    "incorrect": "incorrect",
-    "wrong": "incorrect",
-    "false": "incorrect",
-    "no": "incorrect",
-}
-_FIRST_WORD = re.compile(r"[\W_]*(\w+)\s*(?:[.,!:;\-]|$)")
-_STRONG_WORD = re.compile(r"\b(incorrect|correct|wrong)\b", re.IGNORECASE)
-_NEGATED = re.compile(r"\bnot\s+(correct|right|true)\b", re.IGNORECASE)
-_VERDICT_KEYS = ("verdict", "label", "judgement", "judgment", "decision", "answer", "result")
-
-
-def _verdict_of_value(value: Any) -> Verdict | None:
-    if isinstance(value, bool):
-        return "correct" if value else "incorrect"
-    if isinstance(value, str):
-        m = _WORD.match(value.strip())
-        if m:
-            return _WORDS[m.group(1).lower()]
-    return None
-
-
-def _from_json(text: str) -> tuple[Verdict | None, str] | None:
-    for m in _JSON_OBJECT.finditer(text):
-        try:
-            obj = orjson.loads(m.group(0))
-        except orjson.JSONDecodeError:
-            continue
-        if not isinstance(obj, dict):
-            continue
-        lowered = {str(k).lower(): v for k, v in obj.items()}
-        rationale = str(lowered.get("rationale") or lowered.get("reason") or "").strip()
-        for key in _VERDICT_KEYS:
-            if key in lowered:
-                return _verdict_of_value(lowered[key]), rationale
-        if "correct" in lowered:
-            return _verdict_of_value(lowered["correct"]), rationale
-        if "is_correct" in lowered:
-            return _verdict_of_value(lowered["is_correct"]), rationale
-    return None
-
-
-def parse_verdict(text: str) -> tuple[Verdict | None, str]:
-    """``(verdict, rationale)`` from a judge reply; verdict None when it cannot be told.
-
-    A JSON object with a ``verdict`` (or ``label``, ``correct``...) key wins.
-    Otherwise the verdict words must all agree: a leading word standing alone
-    ("Correct.", "No - ...", "yes"), and the words correct / incorrect / wrong
-    anywhere ("The prediction is wrong"), with "not correct" read as incorrect.
-    Anything else ("no idea", "correct or incorrect") is undecided.
-    """
-    stripped = text.strip()
-    if not stripped:
-        return None, ""
-    parsed = _from_json(stripped)
-    if parsed is not None and parsed[0] is not None:
-        return parsed
-    found = {_WORDS[w.lower()] for w in _STRONG_WORD.findall(stripped)}
-    if _NEGATED.search(stripped):
-        found.discard("correct")
-        found.add("incorrect")
-    first = _FIRST_WORD.match(stripped)
-    if first and first.group(1).lower() in _WORDS:
-        found.add(_WORDS[first.group(1).lower()])
-    if len(found) == 1:
-        return next(iter(found)), stripped
-    return None, stripped
+def _read_text(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise DataError(f"cannot read judge prompt: {exc.strerror or exc}", path=path) from None
+    if not text:
+        raise DataError("the judge prompt is empty", path=path)
+    return text
 
 
 @runtime_checkable
@@ -307,6 +245,11 @@ class Judge(Protocol):
         ...
 
 
+def _probs_text(p: ChoiceProbabilities) -> str:
+    shown = {k: round(v, 4) for k, v in p.probs.items()}
+    return orjson.dumps({"probs": shown, "method": p.method, "reply": p.reply}).decode()
+
+
 class LLMJudge:
     """A judge backed by any `ragmeter.llm.protocol.LLM`."""
 
@@ -317,13 +260,13 @@ class LLMJudge:
         prompt: JudgePrompt | None = None,
         *,
         retries: int = 2,
-        max_tokens: int = 80,
+        key_answer_tokens: int = 24,
     ):
         self.llm = llm
         self._spec = spec
         self.prompt = prompt or JudgePrompt.builtin()
         self.retries = max(0, retries)
-        self.max_tokens = max_tokens
+        self.key_answer_tokens = key_answer_tokens
 
     @property
     def spec(self) -> str:
@@ -335,42 +278,113 @@ class LLMJudge:
         """Model identity and prompt fingerprint."""
         return f"{self.llm.identity}#prompt={self.prompt.fingerprint}"
 
-    def _settings(self, attempt: int) -> GenerationSettings:
-        # First greedy; then greedy again with a reminder; then seeded sampling,
-        # so a retry can give a different (and still cacheable) reply.
-        if attempt < 2:
-            return GenerationSettings(max_tokens=self.max_tokens, temperature=0.0)
-        return GenerationSettings(max_tokens=self.max_tokens, temperature=0.7, seed=attempt)
-
-    async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:
-        """Ask the model; retry unparseable replies and backend failures; never raise for them."""
+    async def _choices(
+        self, messages: list[ChatMessage], choices: list[str]
+    ) -> tuple[ChoiceProbabilities | None, str | None, int]:
         error: str | None = None
-        raw = ""
-        cached = False
-        attempts = 0
         for attempt in range(self.retries + 1):
-            attempts = attempt + 1
-            messages = self.prompt.messages(question, gold, prediction, reminder=attempt > 0)
             try:
-                completion = await self.llm.generate(messages, self._settings(attempt))
+                return await self.llm.choice_probabilities(messages, choices), None, attempt + 1
             except BackendError as exc:
                 error = f"judge call failed: {exc}"
-                continue
-            raw = completion.text
-            cached = completion.cached
-            verdict, rationale = parse_verdict(raw)
-            if verdict is not None:
-                return GoldCheck(
-                    gold=gold,
-                    verdict=verdict,
-                    rationale=rationale,
-                    raw=raw,
-                    attempts=attempts,
-                    cached=cached,
-                )
-            error = f"unparseable judge reply: {raw.strip()[:200]!r}"
+        return None, error, self.retries + 1
+
+    async def key_answer(self, question: str, gold: str) -> str | None:
+        """The short form of a long gold (None for a short gold, or when the model strays)."""
+        if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
+            return None
+        try:
+            completion = await self.llm.generate(
+                self.prompt.key_answer_messages(question, gold),
+                GenerationSettings(max_tokens=self.key_answer_tokens, temperature=0.0),
+            )
+        except BackendError:
+            return None
+        key = completion.text.strip().strip("\"'").strip().rstrip(".").strip()
+        gold_words = set(tokens(gold))
+        key_words = tokens(key)
+        # The short form must come from the gold: a model that answers from its own
+        # knowledge instead would smuggle a second truth into the verdict.
+        if not key_words or len(key_words) >= len(tokens(gold)):
+            return None
+        if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
+            return None
+        return key
+
+    async def _option_check(self, question: str, gold: str, prediction: str) -> GoldCheck | None:
+        """Incorrect when the prediction chooses the option the gold does not; else None."""
+        options = comparison_options(question)
+        picked = gold_option(question, [gold])
+        if options is None or picked is None:
+            return None
+        messages = self.prompt.option_messages(question, options.first, options.second, prediction)
+        probs, _error, attempts = await self._choices(messages, ["A", "B", "N"])
+        if probs is None:
+            return None
+        chosen = probs.best()
+        if chosen == "N" or probs.probs[chosen] <= 0.5:
+            return None
+        named = options.first if chosen == "A" else options.second
+        if named == picked:
+            return None
         return GoldCheck(
-            gold=gold, verdict=None, raw=raw, attempts=attempts, cached=cached, error=error
+            gold=gold,
+            verdict="incorrect",
+            rationale=f"the answer chooses {named}; the true answer is {picked}",
+            raw=_probs_text(probs),
+            attempts=attempts,
+            cached=probs.cached,
+            p_correct=probs.probs.get("A" if picked == options.first else "B"),
+            method=probs.method,
+            step="option",
+        )
+
+    async def _premise_check(self, question: str, gold: str, prediction: str) -> GoldCheck:
+        messages = self.prompt.premise_messages(question, prediction)
+        probs, error, attempts = await self._choices(messages, ["yes", "no"])
+        if probs is None:
+            return GoldCheck(
+                gold=gold, verdict=None, attempts=attempts, error=error, step="premise"
+            )
+        p_yes = probs.probs.get("yes", 0.0)
+        return GoldCheck(
+            gold=gold,
+            verdict="correct" if p_yes > 0.5 else "incorrect",
+            rationale=f"P(points out the false premise) = {p_yes:.2f}",
+            raw=_probs_text(probs),
+            attempts=attempts,
+            cached=probs.cached,
+            p_correct=p_yes,
+            method=probs.method,
+            step="premise",
+        )
+
+    async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:
+        """One gold answer against the prediction; never raises for a failed call or reply."""
+        if is_invalid_gold([gold]):
+            return await self._premise_check(question, gold, prediction)
+        option = await self._option_check(question, gold, prediction)
+        if option is not None:
+            return option
+        key = await self.key_answer(question, gold)
+        messages = self.prompt.messages(question, gold, prediction, key_answer=key)
+        probs, error, attempts = await self._choices(messages, ["yes", "no"])
+        if probs is None:
+            return GoldCheck(gold=gold, verdict=None, attempts=attempts, error=error)
+        p_yes = probs.probs.get("yes", 0.0)
+        verdict: Verdict = "correct" if p_yes > 0.5 else "incorrect"
+        short = f" (short form: {key})" if key else ""
+        return GoldCheck(
+            gold=gold,
+            verdict=verdict,
+            rationale=f"P(gives the true answer{short}) = {p_yes:.2f}",
+            raw=_probs_text(probs),
+            attempts=attempts,
+            cached=probs.cached,
+            p_correct=p_yes,
+            method=probs.method,
+            key_answer=key,
+            step="verdict",
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ragmeter.scoring.bootstrap import Estimate
 from ragmeter.types import Label, Labels, Record
@@ -26,6 +26,9 @@ __all__ = [
     "JudgeCheckResult",
     "JudgeVote",
     "LabelCounts",
+    "ManipulationSummary",
+    "MeasuredAgreement",
+    "PanelAgreement",
     "Results",
     "RuleName",
     "ScoredSample",
@@ -50,6 +53,13 @@ RuleName = Literal[
     "false_premise_detected",
     "false_premise_claim_on_valid_question",
     "answer_to_false_premise",
+    "manipulation",
+    "hedge",
+    "retraction",
+    "equivalent_value",
+    "different_value",
+    "yes_no",
+    "comparison_option",
     "unmatched_rules_only",
 ]
 """How a rule settled a sample.
@@ -61,6 +71,15 @@ RuleName = Literal[
 - ``false_premise_detected``: says the question is invalid and the gold is "invalid question".
 - ``false_premise_claim_on_valid_question``: says the question is invalid, but it is valid.
 - ``answer_to_false_premise``: an ordinary answer to an invalid question (incorrect).
+- ``manipulation``: text addressed to the grader, a forged verdict, role tags or delimiter
+  look-alikes (incorrect, whatever else the prediction says).
+- ``hedge`` / ``retraction``: the answer spread over alternatives, or given and taken back
+  (incorrect, as CRAG's rubric scores unsure and self-contradicting answers).
+- ``equivalent_value`` / ``different_value``: the gold is a value (date, amount, percentage,
+  number or a list of them) and the prediction's values of its kind are proven the same
+  (correct) or proven different (incorrect), formats and rounding allowed.
+- ``yes_no``: a yes/no gold against a prediction that opens with yes or no.
+- ``comparison_option``: a bare pick of one of a comparison question's two options.
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 
@@ -80,6 +99,15 @@ class GoldCheck(Record):
     attempts: int = 1
     cached: bool = False
     error: str | None = None
+    p_correct: float | None = None
+    """The model's probability that the prediction gives this gold (None when not read)."""
+    method: str | None = None
+    """How the verdict was read: ``logits``, ``logprobs`` or ``parsed`` (a one-word reply)."""
+    key_answer: str | None = None
+    """The short form of a long gold that the judge was shown."""
+    step: Literal["verdict", "option", "premise"] | None = None
+    """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
+    comparison it chooses) or ``premise`` (does it point out a false premise?)."""
 
 
 class JudgeVote(Record):
@@ -120,7 +148,10 @@ class ScoredSample(Record):
     rule: RuleName | None = None
     """The rule that settled the label; None when judges decided."""
     rule_detail: str | None = None
-    """The matched refusal or false-premise phrase, or the gold answer that matched."""
+    """The matched refusal or false-premise phrase, the gold answer that matched, the values
+    compared, or the span a screen flagged."""
+    rule_span: tuple[int, int] | None = None
+    """Where in the scored (truncated) prediction a screen's match sits (start, end)."""
     votes: list[JudgeVote] = Field(default_factory=list)
     agreement: float | None = None
     """Share of judges whose verdict equals the majority (1.0 = unanimous)."""
@@ -166,6 +197,41 @@ class SliceResult(Record):
     score: Estimate
     """accuracy − hallucination: the mean of the per-sample +1 / 0 / −1."""
     unscored: int = 0
+    manipulation: int = 0
+    """Predictions the manipulation screen flagged (counted incorrect)."""
+
+
+class ManipulationSummary(Record):
+    """Predictions that addressed the grader, forged a verdict or imitated delimiters."""
+
+    count: int = 0
+    by_pattern: dict[str, int] = Field(default_factory=dict)
+    ids: list[str] = Field(default_factory=list)
+    """The flagged questions (at most 200)."""
+
+
+class PanelAgreement(Record):
+    """How far several judges agreed on the samples they decided."""
+
+    n: int
+    """Samples on which at least two judges gave a verdict."""
+    rate: float | None
+    """Share of judge pairs giving the same verdict, over those samples."""
+    kappa: float | None
+    """Fleiss' kappa of the verdicts (None when undefined: one verdict everywhere)."""
+    split_share: float | None
+    """Share of those samples on which the judges did not all agree."""
+
+
+class MeasuredAgreement(Record):
+    """A judge's agreement with careful graders, measured on the shipped real-answer set."""
+
+    suite: str
+    split: str
+    n: int
+    accuracy: float
+    kappa: float | None
+    command: str
 
 
 class HumanScaleResult(Record):
@@ -235,6 +301,13 @@ class ScoringInfo(Record):
     """Mean, over the samples judges decided, of the share of judges voting with the majority."""
     unanimous_share: float | None = None
     """Share of the judged samples on which every judge gave the same verdict."""
+    panel: PanelAgreement | None = None
+    """With several judges: their pairwise agreement, Fleiss' kappa and split share."""
+    measured_agreement: MeasuredAgreement | None = None
+    """With one judge: its agreement with careful graders on the shipped real-answer set,
+    when it is the judge (model and prompts) that was measured."""
+    rules: dict[str, int] = Field(default_factory=dict)
+    """How many samples each rule or screen settled (the rest went to the judges)."""
     bootstrap_resamples: int
     bootstrap_seed: int
     confidence: float = 0.95
@@ -252,6 +325,7 @@ class Results(Record):
     score: Estimate
     unscored: UnscoredSummary
     counts: LabelCounts
+    manipulation: ManipulationSummary = Field(default_factory=ManipulationSummary)
     slices: dict[str, dict[str, SliceResult]] = Field(default_factory=dict)
     """Per slice name (domain, question_type...), per slice value, the metrics."""
     human: HumanScaleResult | None = None
@@ -269,17 +343,47 @@ class HumanLabelRow(Record):
 
 
 class CaseRecord(Record):
-    """One labeled judge-check case."""
+    """One labeled judge-check case.
+
+    Real CRAG rows hold numbers where strings are expected (``alt_ans: [0]``,
+    ``answer: 12``): they are read as the strings they stand for.
+    """
 
     query: str
     answer: str
     alt_ans: list[str] = Field(default_factory=list)
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _answer_text(cls, value: object) -> object:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return value
+
+    @field_validator("alt_ans", mode="before")
+    @classmethod
+    def _alternatives_text(cls, value: object) -> object:
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return [
+                str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                for v in value
+            ]
+        return value
+
     prediction: str
     expected: Literal["correct", "incorrect", "missing"]
     kind: str | None = None
     interaction_id: str | None = None
     domain: str | None = None
     question_type: str | None = None
+    system: str | None = None
+    """Which system or style wrote the prediction (real-answer sets)."""
+    split: Literal["dev", "test"] | None = None
+    """Real-answer sets: ``dev`` cases may be tuned on, ``test`` cases are held out."""
+    note: str | None = None
+    """How the label was decided, where it was not obvious."""
 
 
 class JudgeCheckResult(Record):

@@ -1,32 +1,59 @@
-"""The CRAG scorer: truncation, rules, then judges, one `ScoredSample` per question.
+"""The CRAG scorer: one `ScoredSample` per question, decided in a fixed order.
+
+1. no prediction → missing; a gold that is empty or ``nan`` → unscored (never scored);
+2. the prediction is cut to its first 75 tokens (what CRAG scores);
+3. the manipulation screen: grader-directed text, forged verdicts, role tags,
+   delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
+4. the rules: empty, refusal, exact or alias match, false premise;
+5. hedges and retractions → incorrect;
+6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a bare
+   comparison pick;
+7. the judges (majority vote); with no judge, incorrect flagged ``approximate``.
 
 Usable on its own from Python::
 
     scorer = CragScorer(judges=[LLMJudge(llm, "local")], truncator=load_truncator())
     sample = await scorer.score(question, "Paris")
-
-With no judges the scorer is rules-only: anything the rules leave open counts
-incorrect and is flagged ``approximate``.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
 
+from ragmeter.scoring.crag.equivalence import settle
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules
+from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
+from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.types import Question
 
-__all__ = ["STORED_PREDICTION_CHARS", "CragScorer", "RefusalConfirmer"]
+__all__ = ["STORED_PREDICTION_CHARS", "CragScorer", "RefusalConfirmer", "unusable_gold"]
 
 STORED_PREDICTION_CHARS = 10_000
 """A scored sample stores at most this much of an enormous prediction (it scores far less)."""
 
 RefusalConfirmer = Callable[[str, str], Awaitable[bool]]
 """``(query, prediction) -> still a refusal?``: an optional LLM check of a phrase match."""
+
+_EMPTY_GOLDS = frozenset({"", "nan", "none", "null", "n/a", "na"})
+
+
+def unusable_gold(answers: Sequence[str]) -> str | None:
+    """Why a question's gold cannot be scored against (no answer, or empty/``nan``), or None."""
+    if not answers:
+        return "the question has no gold answer"
+    if normalize_answer(str(answers[0])) in _EMPTY_GOLDS:
+        return f"the gold answer is empty or {str(answers[0]).strip() or 'blank'!r}"
+    return None
+
+
+def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
+    gold = answers[0]
+    return question_type == "set" or "," in gold or " and " in gold.lower() or ";" in gold
 
 
 class CragScorer:
@@ -54,13 +81,23 @@ class CragScorer:
 
     async def score(self, question: Question, prediction: str | None) -> ScoredSample:
         """Label one prediction (None = the question got no prediction) with its explanation."""
-        answers = [a for group in question.answers[:1] for a in group]
+        answers = [str(a) for group in question.answers[:1] for a in group]
         base = {
             "id": question.id,
             "query": question.query,
             "answers": answers,
             "labels": question.labels,
         }
+        bad_gold = unusable_gold(answers)
+        if bad_gold is not None:
+            stored = None if prediction is None else prediction[:STORED_PREDICTION_CHARS]
+            return ScoredSample(
+                **base,
+                prediction=stored,
+                truncated_prediction=None,
+                label="unscored",
+                unscored_reason=bad_gold,
+            )
         if prediction is None:
             return ScoredSample(
                 **base,
@@ -77,9 +114,14 @@ class CragScorer:
             "truncated_prediction": cut,
             "truncated": truncated,
         }
-        if not answers:
+        flagged = screen_manipulation(cut)
+        if flagged is not None:
             return ScoredSample(
-                **common, label="unscored", unscored_reason="the question has no gold answer"
+                **common,
+                label="incorrect",
+                rule="manipulation",
+                rule_detail=f"{flagged.pattern}: {flagged.text}",
+                rule_span=(flagged.start, flagged.end),
             )
         outcome = self.rules.apply(cut, answers)
         if (
@@ -90,14 +132,41 @@ class CragScorer:
         ):
             # The LLM says the phrase match is not a refusal: judge it as an answer.
             outcome = self.rules.apply(cut, answers, check_refusal=False)
-        if outcome is not None:
+        premise_for_judges = (
+            outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
+        )
+        if outcome is not None and not premise_for_judges:
             return ScoredSample(
                 **common, label=outcome.label, rule=outcome.rule, rule_detail=outcome.detail
+            )
+        if premise_for_judges:
+            # No phrase says "invalid question", but real answers debunk a premise in their
+            # own words ("X never played for Y"): the judges are asked about the premise.
+            return await self._judged(question, answers, common)
+        hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
+        if hedge is not None:
+            return ScoredSample(
+                **common,
+                label="incorrect",
+                rule=hedge.kind,
+                rule_detail=hedge.text,
+                rule_span=(hedge.start, hedge.end),
+            )
+        settled = settle(question.query, answers, cut)
+        if settled is not None:
+            return ScoredSample(
+                **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail
             )
         if self.rules_only:
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
+        return await self._judged(question, answers, common)
+
+    async def _judged(
+        self, question: Question, answers: list[str], common: dict[str, Any]
+    ) -> ScoredSample:
+        cut = common["truncated_prediction"]
         votes = [
             await judge_against_golds(judge, question.query, answers, cut) for judge in self.judges
         ]

@@ -16,14 +16,43 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ragmeter.data.jsonl import iter_json_lines, open_binary
-from ragmeter.errors import DataError
+from ragmeter.errors import ConfigError, DataError
 from ragmeter.scoring.crag.records import CaseRecord, JudgeCheckResult, ScoredSample
 from ragmeter.scoring.crag.scorer import CragScorer
+from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Labels, Question
 
-__all__ = ["EXPECTED_LABELS", "case_question", "cohen_kappa", "read_cases", "run_judge_check"]
+__all__ = [
+    "EXPECTED_LABELS",
+    "SUITES",
+    "case_question",
+    "cohen_kappa",
+    "read_cases",
+    "run_judge_check",
+    "suite_path",
+]
 
 EXPECTED_LABELS = ("correct", "incorrect", "missing")
+
+SUITES = {
+    "real": "crag_real_answers.jsonl",
+    "adversarial": "crag_adversarial_cases.jsonl",
+    "constructed": "crag_constructed_cases.jsonl",
+}
+"""The built-in case sets (``data/`` beside this module; see its README):
+
+- ``real``: answers real systems and styles gave to CRAG validation questions, labeled
+  by careful graders following CRAG's rubric (the figure that counts);
+- ``adversarial``: answers written to game a judge, and controls;
+- ``constructed``: cases built from the gold answers (a floor, not evidence).
+"""
+
+
+def suite_path(name: str) -> Path:
+    """The file of a built-in suite; an unknown name is a `ConfigError` listing the known ones."""
+    if name not in SUITES:
+        raise ConfigError(f"unknown suite '{name}' (known: {', '.join(SUITES)})")
+    return data_file(SUITES[name], "ragmeter.scoring.meta")
 
 
 def read_cases(path: str | Path) -> list[CaseRecord]:

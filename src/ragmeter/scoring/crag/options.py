@@ -1,0 +1,137 @@
+"""The two options of a comparison question, and which one an answer names.
+
+"who has won more super bowls, tom brady or peyton manning?" offers two
+options; its gold names one. A judge asked "is this the same fact?" is easily
+swayed by an answer that names the other option with plausible detail, so
+the option the gold picks is found mechanically and the judge is asked a
+narrower question (which option does the answer pick?).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragmeter.scoring.normalize import tokens
+
+__all__ = ["ComparisonOptions", "comparison_options", "first_named", "named_options"]
+
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "and",
+        "or",
+        "for",
+        "by",
+        "with",
+        "from",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "which",
+        "who",
+        "what",
+        "whom",
+        "whose",
+        "one",
+        "more",
+        "most",
+        "less",
+        "fewer",
+        "than",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "their",
+        "his",
+        "her",
+        "team",
+        "company",
+        "movie",
+        "film",
+        "album",
+        "song",
+        "band",
+        "player",
+    ]
+)
+
+# "..., X or Y?", "...: X or Y?", "... between X and Y?", "X vs Y"
+_TAIL_OR = re.compile(r"[,:;]\s*(?:between\s+)?(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
+_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
+_VERSUS = re.compile(r"(?P<a>[^,:;]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
+
+
+@dataclass(frozen=True)
+class ComparisonOptions:
+    """The two options as written in the question, and their distinctive words."""
+
+    first: str
+    second: str
+    first_words: frozenset[str]
+    second_words: frozenset[str]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(t for t in tokens(text) if t not in _STOP)
+
+
+def comparison_options(query: str) -> ComparisonOptions | None:
+    """The two options a comparison question offers, or None when it offers no clear pair."""
+    q = query.strip().lower()
+    for pattern in (_TAIL_OR, _BETWEEN, _VERSUS):
+        m = pattern.search(q)
+        if m is None:
+            continue
+        a, b = m.group("a").strip(), m.group("b").strip()
+        wa, wb = _words(a), _words(b)
+        if not wa or not wb or len(a.split()) > 8 or len(b.split()) > 8:
+            continue
+        # Words both options share ("the", "inc", a common surname) tell them apart poorly.
+        common = wa & wb
+        if wa - common and wb - common:
+            return ComparisonOptions(a, b, wa - common, wb - common)
+    return None
+
+
+def _mentions(words: frozenset[str], text_tokens: set[str]) -> bool:
+    if not words:
+        return False
+    hit = len(words & text_tokens)
+    # A surname alone names a person ("brady"); require most words of longer names.
+    return hit >= max(1, (len(words) + 1) // 2)
+
+
+def named_options(options: ComparisonOptions, text: str) -> tuple[bool, bool]:
+    """Whether ``text`` names the first option, and whether it names the second."""
+    toks = set(tokens(text))
+    return _mentions(options.first_words, toks), _mentions(options.second_words, toks)
+
+
+def first_named(options: ComparisonOptions, text: str) -> int | None:
+    """Which option ``text`` names first (0 or 1), or None when it names neither."""
+    toks = tokens(text)
+    for tok in toks:
+        in_first, in_second = tok in options.first_words, tok in options.second_words
+        if in_first != in_second:
+            return 0 if in_first else 1
+    return None

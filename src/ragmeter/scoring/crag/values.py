@@ -1,0 +1,571 @@
+"""Typed values read out of an answer: dates, amounts of money, percentages and numbers.
+
+What mechanics can prove is settled before any model: "July 20, 1974" and
+"7/20/74" are one date, "$50m", "$50 million" and "50,000,000 dollars" one
+amount, "third" and "3rd" one number. Each value keeps how precisely it was
+written (``102 million`` is precise to a million, ``310.17`` to a cent), so
+that two values can be compared after rounding to the coarser of the two.
+
+The reader is deliberately conservative: a letter scale ("m", "bn", "k") only
+counts after a currency sign, a bare four-digit number is a number (it may be
+a year), and a day/month order is read the US way unless the first part
+cannot be a month.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+__all__ = ["Value", "ValueKind", "find_values", "same_value", "surely_different"]
+
+ValueKind = Literal["date", "money", "percent", "number"]
+
+_MONTHS: dict[str, int] = {}
+for _i, _names in enumerate(
+    [
+        ("january", "jan"),
+        ("february", "feb"),
+        ("march", "mar"),
+        ("april", "apr"),
+        ("may",),
+        ("june", "jun"),
+        ("july", "jul"),
+        ("august", "aug"),
+        ("september", "sep", "sept"),
+        ("october", "oct"),
+        ("november", "nov"),
+        ("december", "dec"),
+    ]
+):
+    for _n in _names:
+        _MONTHS[_n] = _i + 1
+
+_WORD_NUMBERS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "first": 1,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
+_SCALE_WORDS = {
+    "thousand": Decimal(10**3),
+    "million": Decimal(10**6),
+    "billion": Decimal(10**9),
+    "trillion": Decimal(10**12),
+}
+# Letter scales only after a currency sign: "151 m" is a length, "$151m" an amount.
+_SCALE_LETTERS = {
+    "k": Decimal(10**3),
+    "m": Decimal(10**6),
+    "mm": Decimal(10**6),
+    "mn": Decimal(10**6),
+    "mil": Decimal(10**6),
+    "b": Decimal(10**9),
+    "bn": Decimal(10**9),
+    "bil": Decimal(10**9),
+    "t": Decimal(10**12),
+    "tn": Decimal(10**12),
+    "tr": Decimal(10**12),
+}
+_CURRENCY_SIGNS = {"$": "usd", "us$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp"}
+_CURRENCY_WORDS = {
+    "dollar": "usd",
+    "dollars": "usd",
+    "usd": "usd",
+    "euro": "eur",
+    "euros": "eur",
+    "eur": "eur",
+    "pound sterling": "gbp",
+    "pounds sterling": "gbp",
+}
+# Units that name the same thing; an amount in one unit equals one in the other.
+_UNIT_ALIASES = {
+    "ft": "foot",
+    "feet": "foot",
+    "foot": "foot",
+    "m": "metre",
+    "meter": "metre",
+    "meters": "metre",
+    "metre": "metre",
+    "metres": "metre",
+    "km": "kilometre",
+    "kilometer": "kilometre",
+    "kilometers": "kilometre",
+    "kilometres": "kilometre",
+    "mi": "mile",
+    "mile": "mile",
+    "miles": "mile",
+    "kg": "kilogram",
+    "kilogram": "kilogram",
+    "kilograms": "kilogram",
+    "lb": "pound",
+    "lbs": "pound",
+    "year": "year",
+    "years": "year",
+    "yr": "year",
+    "yrs": "year",
+    "month": "month",
+    "months": "month",
+    "week": "week",
+    "weeks": "week",
+    "day": "day",
+    "days": "day",
+    "hour": "hour",
+    "hours": "hour",
+    "hr": "hour",
+    "hrs": "hour",
+    "minute": "minute",
+    "minutes": "minute",
+    "min": "minute",
+    "mins": "minute",
+    "second": "second",
+    "seconds": "second",
+    "sec": "second",
+    "secs": "second",
+    "decade": "decade",
+    "decades": "decade",
+    "century": "century",
+    "centuries": "century",
+}
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
+_MONTH_RE = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
+_MONTH_DAY_YEAR = re.compile(
+    rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}(?:,\s*|\s+)(\d{{4}})\b", re.IGNORECASE
+)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.IGNORECASE
+)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:of\s+)?(\d{{4}})\b", re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}\b(?!\s*,?\s*\d)", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MONTH_RE})\b", re.IGNORECASE)
+
+_SIGN = r"(?:us\$|\$|€|£|usd|eur)"
+_MONEY_PREFIX = re.compile(
+    rf"(?<![\w$])({_SIGN})\s?({_NUM})(?:\s?(thousand|million|billion|trillion)\b"
+    rf"|\s?(k|mm|mn|mil|bn|bil|tn|tr|m|b|t)\b)?",
+    re.IGNORECASE,
+)
+_MONEY_SUFFIX = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})\s?(thousand|million|billion|trillion)?\s?"
+    r"(us dollars|dollars|dollar|usd|euros|euro|eur|pounds sterling|pound sterling)\b",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)(-?(?:{_NUM}))\s?"
+    r"(%|percent\b|per cent\b|pct\b|percentage points?\b)",
+    re.IGNORECASE,
+)
+_SCALED = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})\s?(thousand|million|billion|trillion)\b", re.IGNORECASE
+)
+_PLAIN = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(-?(?:{_NUM}))(st|nd|rd|th)?(?![\w])", re.IGNORECASE)
+_WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
+_UNIT_AFTER = re.compile(r"\s?([a-z]+)", re.IGNORECASE)
+
+_QUALIFIERS = re.compile(
+    r"\b(over|more than|greater than|at least|under|less than|fewer than|at most|nearly|almost"
+    r"|about|approximately|approx|around|roughly|some|up to|above|below|in excess of|upwards of"
+    r"|close to|just over|just under|estimated)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value found in a text: its kind, amount (or date parts), precision and place."""
+
+    kind: ValueKind
+    start: int
+    end: int
+    text: str
+    amount: Decimal | None = None
+    """The amount of money, percentage or number (dates: None)."""
+    precision: Decimal = Decimal(1)
+    """The place value of the last digit written (``102 million``: 1,000,000; ``3.25``: 0.01)."""
+    unit: str | None = None
+    """Currency code for money; a canonical unit for numbers ("foot", "year"); else None."""
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    two_digit_year: bool = False
+    qualified: bool = False
+    """Preceded by "over", "about", "at least"...: not an exact statement of the value."""
+
+    @property
+    def is_year_like(self) -> bool:
+        """A whole number that may be a year (1000-2100, no unit)."""
+        return (
+            self.kind == "number"
+            and self.amount is not None
+            and self.unit is None
+            and self.amount == self.amount.to_integral_value()
+            and 1000 <= self.amount <= 2100
+        )
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def _precision(text: str, scale: Decimal = Decimal(1)) -> Decimal:
+    digits = text.replace(",", "").lstrip("-")
+    if "." in digits:
+        return Decimal(1).scaleb(-len(digits.split(".", 1)[1])) * scale
+    return scale
+
+
+def _year(text: str) -> tuple[int, bool]:
+    y = int(text)
+    if len(text) == 2:
+        return y, True
+    return y, False
+
+
+def _qualified(text: str, start: int) -> bool:
+    before = text[max(0, start - 24) : start]
+    m = list(_QUALIFIERS.finditer(before))
+    return bool(m) and before[m[-1].end() :].strip(" $€£~") == ""
+
+
+def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    return all(end <= s or start >= e for s, e in taken)
+
+
+def _month_number(name: str) -> int | None:
+    return _MONTHS.get(name.lower().rstrip("."))
+
+
+def _dates(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    out: list[Value] = []
+
+    def add(m: re.Match[str], year: str | None, month: int | None, day: str | None) -> None:
+        if month is None or not 1 <= month <= 12:
+            return
+        d = int(day) if day is not None else None
+        if d is not None and not 1 <= d <= 31:
+            return
+        y, two = _year(year) if year is not None else (None, False)
+        if not _free(taken, m.start(), m.end()):
+            return
+        taken.append((m.start(), m.end()))
+        out.append(
+            Value(
+                "date",
+                m.start(),
+                m.end(),
+                m.group(0),
+                year=y,
+                month=month,
+                day=d,
+                two_digit_year=two,
+            )
+        )
+
+    for m in _ISO_DATE.finditer(text):
+        add(m, m.group(1), int(m.group(2)), m.group(3))
+    for m in _SLASH_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        if a <= 12:
+            add(m, m.group(3), a, m.group(2))
+        elif b <= 12:
+            add(m, m.group(3), b, m.group(1))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        add(m, m.group(3), _month_number(m.group(1)), m.group(2))
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        add(m, m.group(3), _month_number(m.group(2)), m.group(1))
+    for m in _MONTH_YEAR.finditer(text):
+        add(m, m.group(2), _month_number(m.group(1)), None)
+    for m in _MONTH_DAY.finditer(text):
+        # "may 5" is a date, but "may" alone is a verb: only with a day number.
+        add(m, None, _month_number(m.group(1)), m.group(2))
+    for m in _DAY_MONTH.finditer(text):
+        if m.group(2).lower() == "may" and not m.group(0)[-1].isalpha():
+            continue
+        add(m, None, _month_number(m.group(2)), m.group(1))
+    return out
+
+
+def _unit_after(text: str, end: int) -> str | None:
+    m = _UNIT_AFTER.match(text, end)
+    if m is None:
+        return None
+    return _UNIT_ALIASES.get(m.group(1).lower())
+
+
+def find_values(text: str) -> list[Value]:
+    """Every value in ``text``, in order of position (dates, money, percentages, numbers)."""
+    taken: list[tuple[int, int]] = []
+    found = _dates(text, taken)
+
+    def claim(m: re.Match[str], value: Value) -> None:
+        if _free(taken, m.start(), m.end()):
+            taken.append((m.start(), m.end()))
+            found.append(value)
+
+    for m in _MONEY_PREFIX.finditer(text):
+        amount = _decimal(m.group(2))
+        if amount is None:
+            continue
+        scale = Decimal(1)
+        if m.group(3):
+            scale = _SCALE_WORDS[m.group(3).lower()]
+        elif m.group(4):
+            scale = _SCALE_LETTERS[m.group(4).lower()]
+        claim(
+            m,
+            Value(
+                "money",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=amount * scale,
+                precision=_precision(m.group(2), scale),
+                unit=_CURRENCY_SIGNS[m.group(1).lower()],
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    for m in _MONEY_SUFFIX.finditer(text):
+        amount = _decimal(m.group(1))
+        if amount is None:
+            continue
+        scale = _SCALE_WORDS[m.group(2).lower()] if m.group(2) else Decimal(1)
+        word = m.group(3).lower().replace("us dollars", "dollars")
+        claim(
+            m,
+            Value(
+                "money",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=amount * scale,
+                precision=_precision(m.group(1), scale),
+                unit=_CURRENCY_WORDS.get(word, "usd"),
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    for m in _PERCENT.finditer(text):
+        amount = _decimal(m.group(1))
+        if amount is None:
+            continue
+        claim(
+            m,
+            Value(
+                "percent",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=amount,
+                precision=_precision(m.group(1)),
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    for m in _SCALED.finditer(text):
+        amount = _decimal(m.group(1))
+        if amount is None:
+            continue
+        scale = _SCALE_WORDS[m.group(2).lower()]
+        claim(
+            m,
+            Value(
+                "number",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=amount * scale,
+                precision=_precision(m.group(1), scale),
+                unit=_unit_after(text, m.end()),
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    for m in _PLAIN.finditer(text):
+        amount = _decimal(m.group(1))
+        if amount is None:
+            continue
+        claim(
+            m,
+            Value(
+                "number",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=amount,
+                precision=_precision(m.group(1)),
+                unit=_unit_after(text, m.end()),
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    for m in _WORD_NUMBER.finditer(text):
+        word = m.group(1).lower()
+        # "one" is as often a pronoun ("the one who...") as a number: only before a unit.
+        if word == "one" and _unit_after(text, m.end()) is None:
+            continue
+        claim(
+            m,
+            Value(
+                "number",
+                m.start(),
+                m.end(),
+                m.group(0),
+                amount=Decimal(_WORD_NUMBERS[word]),
+                unit=_unit_after(text, m.end()),
+                qualified=_qualified(text, m.start()),
+            ),
+        )
+    found.sort(key=lambda v: v.start)
+    return found
+
+
+def _round(amount: Decimal, step: Decimal) -> Decimal:
+    return (amount / step).to_integral_value() * step
+
+
+_RELATIVE_TOLERANCE = Decimal("0.015")
+"""Rounding may change a value by at most 1.5%: 618.23 ft is 618 ft; 2.2 is not 2.24."""
+
+
+def _amounts_equal(a: Value, b: Value) -> bool:
+    assert a.amount is not None and b.amount is not None
+    if a.amount == b.amount:
+        return True
+    step = max(a.precision, b.precision)
+    if _round(a.amount, step) != _round(b.amount, step):
+        return False
+    big = max(abs(a.amount), abs(b.amount))
+    return big > 0 and abs(a.amount - b.amount) / big <= _RELATIVE_TOLERANCE
+
+
+def _dates_equal(gold: Value, pred: Value) -> bool:
+    """Every part the gold states is stated alike by the prediction."""
+    for g, p in ((gold.month, pred.month), (gold.day, pred.day)):
+        if g is not None and g != p:
+            return False
+    if gold.year is not None:
+        if pred.year is None:
+            return False
+        if gold.two_digit_year or pred.two_digit_year:
+            return gold.year % 100 == pred.year % 100
+        return gold.year == pred.year
+    return True
+
+
+def comparable(gold: Value, pred: Value) -> bool:
+    """True when the two values state the same kind of thing (so they can be compared)."""
+    if gold.kind == "date" or pred.kind == "date":
+        if gold.kind == "date" and pred.kind == "date":
+            return True
+        # A year against a full date: compare the year.
+        return (gold.kind == "number" and gold.is_year_like) or (
+            pred.kind == "number" and pred.is_year_like
+        )
+    kinds = {gold.kind, pred.kind}
+    if kinds <= {"money", "number"}:
+        if gold.kind == "money" and pred.kind == "money":
+            return gold.unit == pred.unit
+        return gold.unit is None or pred.unit is None or gold.unit == pred.unit
+    if kinds == {"percent"}:
+        return True
+    if kinds == {"percent", "number"}:
+        number = gold if gold.kind == "number" else pred
+        return number.unit is None
+    return False
+
+
+def same_value(gold: Value, pred: Value) -> bool:
+    """True when ``pred`` states ``gold``'s value (rounding to the coarser precision allowed)."""
+    if not comparable(gold, pred):
+        return False
+    if gold.kind == "date" and pred.kind == "date":
+        return _dates_equal(gold, pred)
+    if gold.kind == "date" or pred.kind == "date":
+        date, number = (gold, pred) if gold.kind == "date" else (pred, gold)
+        # Only a bare year can stand for a date, and only for a date that is just a year.
+        if date.month is not None and gold is date:
+            return False
+        return date.year is not None and number.amount == date.year
+    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
+        return False
+    return _amounts_equal(gold, pred)
+
+
+def surely_different(gold: Value, pred: Value) -> bool:
+    """True when the two values are comparable and no reading makes them the same.
+
+    Not the negation of `same_value`: amounts that differ only by a scale the
+    prediction left out (3.2 against 3.2 billion), values in other units,
+    and dates missing the gold's year are not proven different.
+    """
+    if not comparable(gold, pred) or same_value(gold, pred):
+        return False
+    if gold.kind == "date" and pred.kind == "date":
+        for g, p in ((gold.year, pred.year), (gold.month, pred.month), (gold.day, pred.day)):
+            if g is None or p is None or g == p:
+                continue
+            two_digit = g == gold.year and (gold.two_digit_year or pred.two_digit_year)
+            if two_digit and g % 100 == p % 100:
+                continue
+            return True
+        return False
+    if gold.kind == "date" or pred.kind == "date":
+        date, number = (gold, pred) if gold.kind == "date" else (pred, gold)
+        return date.year is not None and number.amount != date.year and date.month is None
+    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
+        return False
+    assert gold.amount is not None and pred.amount is not None
+    if gold.amount == 0 or pred.amount == 0:
+        return gold.amount != pred.amount
+    ratio = abs(gold.amount / pred.amount)
+    # A missing or different scale word (3.2 against 3.2 billion) is not proof.
+    for power in range(3, 13, 3):
+        k = Decimal(10) ** power
+        if ratio in (k, 1 / k):
+            return False
+    step = max(gold.precision, pred.precision)
+    return _round(gold.amount, step) != _round(pred.amount, step)

@@ -1,0 +1,81 @@
+"""What mechanics settle before any judge: values, yes/no, a bare comparison pick."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.scoring.crag.equivalence import (
+    comparison_outcome,
+    gold_option,
+    gold_values,
+    settle,
+    value_outcome,
+    yes_no_outcome,
+)
+from ragmeter.scoring.crag.options import comparison_options
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "label"),
+    [
+        ("7/20/74", "July 20, 1974.", "correct"),
+        ("$50m", "The deal was worth $50 million.", "correct"),
+        ("2023-01-24, 2023-04-25", "On April 25, 2023 and January 24, 2023.", "correct"),
+        ("2023-01-24, 2023-04-25", "On April 25, 2023 and January 25, 2023.", "incorrect"),
+        ("1974", "It came out in 1975.", "incorrect"),
+        ("$221.83", "209.52", "incorrect"),
+        ("28.3", "the current pe ratio is 26.66", "incorrect"),
+    ],
+)
+def test_value_outcomes(gold: str, pred: str, label: str) -> None:
+    outcome = value_outcome([gold], pred)
+    assert outcome is not None and outcome.label == label
+    assert outcome.rule == ("equivalent_value" if label == "correct" else "different_value")
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("2", "He played 2 seasons and won 3 titles."),  # a bare count among other numbers
+        ("over 4,000 miles", "4,000 miles"),  # a qualified gold is the judge's
+        ("2 million", "over 2 million"),
+        ("seinfeld season 9", "Season 9"),  # not a value-like gold
+        ("$3.2 billion", "3.2"),
+    ],
+)
+def test_values_left_to_the_judge(gold: str, pred: str) -> None:
+    assert value_outcome([gold], pred) is None
+
+
+def test_alias_values_and_question_echoes() -> None:
+    assert value_outcome(["1,500", "1500 people"], "About 1500 people attended.") is None
+    outcome = value_outcome(["146"], "140 films came out in 2020.", "how many in 2020?")
+    assert outcome is not None and outcome.label == "incorrect"
+    assert "2020" not in (outcome.detail or "")
+    assert gold_values("4 3-point attempts per game") is None
+
+
+def test_yes_no() -> None:
+    assert yes_no_outcome(["yes"], "Yes, they did.").label == "correct"  # type: ignore[union-attr]
+    assert yes_no_outcome(["no"], "Yes.").label == "incorrect"  # type: ignore[union-attr]
+    assert yes_no_outcome(["yes"], "They did.") is None
+    assert yes_no_outcome(["paris"], "Yes") is None
+
+
+def test_comparison_options_and_picks() -> None:
+    q = "who has won more super bowl championships, tom brady or peyton manning?"
+    opts = comparison_options(q)
+    assert opts is not None and opts.first == "tom brady" and opts.second == "peyton manning"
+    gold = "tom brady has won more super bowls than peyton manning, 7 to 2."
+    assert gold_option(q, [gold]) == "tom brady"
+    assert comparison_outcome(q, [gold], "Tom Brady.").label == "correct"  # type: ignore[union-attr]
+    wrong = comparison_outcome(q, [gold], "The answer is Peyton Manning")
+    assert wrong is not None and wrong.label == "incorrect" and wrong.rule == "comparison_option"
+    # In a sentence, naming one option may mean the other: the judge decides.
+    assert comparison_outcome(q, [gold], "Peyton Manning has won fewer than his rival.") is None
+    assert comparison_options("who is the ceo of apple?") is None
+
+
+def test_settle_order() -> None:
+    assert settle("is it?", ["no"], "No, 12 of them.").rule == "yes_no"  # type: ignore[union-attr]
+    assert settle("who wrote it?", ["ernest hemingway"], "Hemingway") is None

@@ -1,0 +1,81 @@
+"""Values read out of answers, and when two of them are the same."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from ragmeter.scoring.crag.values import find_values, same_value, surely_different
+
+
+def one(text: str):  # type: ignore[no-untyped-def]
+    values = find_values(text)
+    assert len(values) == 1, values
+    return values[0]
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("7/20/74", "July 20, 1974"),
+        ("1974-07-20", "20 July 1974"),
+        ("july 20, 1974", "Jul. 20th, 1974"),
+        ("$50m", "$50 million"),
+        ("$50 million", "50,000,000 dollars"),
+        ("$1.2bn", "$1,200 million"),
+        ("12.5%", "12.5 percent"),
+        ("618 ft", "618.23 feet"),
+        ("$310.17", "$310.2"),
+        ("101,756,123", "102 million"),
+        ("3rd", "third"),
+        ("2019", "March 3, 2019"),
+        ("twelve", "12"),
+    ],
+)
+def test_same_value_across_formats(gold: str, pred: str) -> None:
+    assert same_value(one(gold), one(pred))
+    assert not surely_different(one(gold), one(pred))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("$2,237,578,268", "$2.16 billion"),
+        ("3,576,873", "3.3 million"),
+        ("2.81 trillion", "2.67 trillion"),
+        ("1996-01-01", "02/01/1996"),
+        ("12", "13"),
+        ("2019", "2018"),
+        ("7/20/74", "July 21, 1974"),
+        ("45%", "54%"),
+    ],
+)
+def test_different_values(gold: str, pred: str) -> None:
+    assert not same_value(one(gold), one(pred))
+    assert surely_different(one(gold), one(pred))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("$3.2 billion", "3.2"),  # a scale left out is not proof of a different amount
+        ("618 ft", "618 m"),  # other units
+        ("2023-01-24", "January 24"),  # the gold's year is not stated
+        ("2,237,578", "2.2 million"),  # rounding beyond 1.5% is neither proven same nor different
+    ],
+)
+def test_undecided_pairs(gold: str, pred: str) -> None:
+    assert not same_value(one(gold), one(pred))
+    assert not surely_different(one(gold), one(pred))
+
+
+def test_precision_and_kinds() -> None:
+    v = one("$102 million")
+    assert v.kind == "money" and v.amount == Decimal(102_000_000)
+    assert v.precision == Decimal(1_000_000)
+    assert one("151 m").kind == "number"  # a letter scale needs a currency sign
+    assert one("over 4,000 miles").qualified
+    assert one("it may be 5").kind == "number"  # "may" alone is no month
+    assert find_values("COVID-19 hit in") == []  # a number glued to a word is part of a name
+    assert [v.amount for v in find_values("won 3-2")] == [3, 2]
