@@ -41,6 +41,23 @@ def score_table(results: Results, name: str = "") -> str:
     )
     for reason, n in sorted(results.unscored.reasons.items()):
         lines.append(f"  unscored: {n} × {reason}")
+    m = results.manipulation
+    if m.count:
+        shown = ", ".join(m.ids[:5]) + (" …" if len(m.ids) > 5 else "")
+        lines.append(f"  manipulation: {m.count} flagged (incorrect): {shown}")
+    info = results.scoring
+    if info.panel is not None:
+        kappa = "n/a" if info.panel.kappa is None else f"{info.panel.kappa:.2f}"
+        rate = "n/a" if info.panel.rate is None else f"{100 * info.panel.rate:.1f}%"
+        split = "n/a" if info.panel.split_share is None else f"{100 * info.panel.split_share:.1f}%"
+        lines.append(f"  judges: agree {rate}, kappa {kappa}, split on {split} of questions")
+    elif info.measured_agreement is not None:
+        ma = info.measured_agreement
+        kappa = "n/a" if ma.kappa is None else f"{ma.kappa:.2f}"
+        lines.append(
+            f"  judge: agrees with careful graders on {100 * ma.accuracy:.1f}% of "
+            f"{ma.n} real answers (kappa {kappa}; {ma.suite} set, {ma.split} split)"
+        )
     lines += [f"  warning: {w}" for w in results.warnings]
     return "\n".join(lines)
 

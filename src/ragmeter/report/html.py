@@ -323,13 +323,41 @@ def _block_headline(s: RunSummary) -> str:
     return "".join(out)
 
 
+def _manipulation_banner(s: RunSummary, with_name: bool = False) -> str:
+    if not s.flagged:
+        return ""
+    who = f"{_e(s.facts.name)}: " if with_name else ""
+    shown = s.flagged[:50]
+    items = "".join(
+        f"<li><code>{_e(f.id)}</code> {_e(f.query)}"
+        + (f' <span class="muted">({_e(f.detail[:120])})</span>' if f.detail else "")
+        + "</li>"
+        for f in shown
+    )
+    more = (
+        f"<p>… and {len(s.flagged) - len(shown)} more.</p>" if len(s.flagged) > len(shown) else ""
+    )
+    return (
+        f'<div class="banner warn" role="alert"><strong>{who}{len(s.flagged)} prediction(s) '
+        "addressed the grader, forged a verdict or imitated delimiters.</strong> They count "
+        f"as incorrect. Flagged questions:<ul>{items}</ul>{more}</div>"
+    )
+
+
+def _judge_line(s: RunSummary) -> str:
+    if not s.judge_agreement:
+        return ""
+    return f'<p class="judge-agreement">Judge: {_e(s.judge_agreement)}.</p>'
+
+
 def _summary_single(s: RunSummary) -> str:
     h = s.headline
     has_crag = any(m is not None and m.value is not None for m in (h.score, h.accuracy))
     headline = _headline_table(s) if has_crag or not s.blocks else _block_headline(s)
     return (
-        '<section id="summary"><h2>Summary</h2><div class="grid2">'
-        f"<div>{headline}</div><div>{_facts_dl(s)}</div></div>{_notes(s)}</section>"
+        f'<section id="summary"><h2>Summary</h2>{_manipulation_banner(s)}<div class="grid2">'
+        f"<div>{headline}{_judge_line(s)}</div><div>{_facts_dl(s)}</div></div>{_notes(s)}"
+        "</section>"
     )
 
 
@@ -372,6 +400,7 @@ def _summary_multi(report: Report, comp: Comparison) -> str:
             out.extend(f"<td>{v}</td>" for v in values)
             out.append("</tr>")
     out.append("</table>")
+    out.extend(_manipulation_banner(s, with_name=True) for s in report.runs)
     out.extend(_notes(s, with_name=True) for s in report.runs)
     out.append("</section>")
     return "".join(out)

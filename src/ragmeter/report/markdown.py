@@ -295,6 +295,20 @@ def render_markdown(report: Report) -> str:
         lines += ["", "</details>"]
     for s in report.runs:
         lines += _blocks(s)
+        who = f"{md_escape(s.facts.name, 60)}: " if len(report.runs) > 1 else ""
+        if s.judge_agreement:
+            lines += [
+                "",
+                f"Judge ({who.rstrip(': ') or 'this run'}): {md_escape(s.judge_agreement, 300)}.",
+            ]
+        if s.flagged:
+            ids = ", ".join(f"`{md_escape(f.id, 60)}`" for f in s.flagged[:20])
+            more = f" and {len(s.flagged) - 20} more" if len(s.flagged) > 20 else ""
+            lines += [
+                "",
+                f"> ⚠ **{who}{len(s.flagged)} prediction(s) addressed the grader or forged a "
+                f"verdict** (counted incorrect): {ids}{more}",
+            ]
         for note in s.notes:
             lines.append("")
             who = f"{md_escape(s.facts.name, 60)}: " if len(report.runs) > 1 else ""

@@ -84,6 +84,33 @@ class TruncationView(View):
     n_truncated: int = 0
 
 
+class PanelView(View):
+    """How far several judges agreed."""
+
+    n: int = 0
+    rate: float | None = None
+    kappa: float | None = None
+    split_share: float | None = None
+
+
+class MeasuredAgreementView(View):
+    """A single judge's agreement with careful graders on the shipped real-answer set."""
+
+    suite: str = ""
+    split: str = ""
+    n: int = 0
+    accuracy: float | None = None
+    kappa: float | None = None
+
+
+class ManipulationView(View):
+    """Predictions the manipulation screen flagged."""
+
+    count: int = 0
+    by_pattern: dict[str, int] = Field(default_factory=dict)
+    ids: list[str] = Field(default_factory=list)
+
+
 class ScoringView(View):
     """How the results were produced."""
 
@@ -94,6 +121,8 @@ class ScoringView(View):
     rules_share: float | None = None
     judge_calls: int = 0
     confidence: float = 0.95
+    panel: PanelView | None = None
+    measured_agreement: MeasuredAgreementView | None = None
 
 
 class HumanView(View):
@@ -129,6 +158,7 @@ KNOWN_RESULT_KEYS = frozenset(
         "weighted",
         "scoring",
         "warnings",
+        "manipulation",
     }
 )
 
@@ -143,6 +173,7 @@ class ResultsView(SliceView):
     weighted: WeightedView | None = None
     scoring: ScoringView | None = None
     warnings: list[str] = Field(default_factory=list)
+    manipulation: ManipulationView = Field(default_factory=ManipulationView)
     extra_blocks: dict[str, Any] = Field(default_factory=dict)
     """Top-level mappings the views do not know (a Trust-Score block, ...), as read."""
 

@@ -196,6 +196,14 @@ class CostSummary(Out):
     """Why questions had no prediction (time budget, error...), by reason."""
 
 
+class FlaggedQuestion(Out):
+    """A question whose prediction the manipulation screen flagged."""
+
+    id: str
+    query: str = ""
+    detail: str = ""
+
+
 class RunSummary(Out):
     """Everything a report says about one run."""
 
@@ -206,6 +214,11 @@ class RunSummary(Out):
     cost: CostSummary
     notes: list[str] = Field(default_factory=list)
     """Everything that makes the figures less than exact."""
+    flagged: list[FlaggedQuestion] = Field(default_factory=list)
+    """Questions whose prediction tried to steer the grader (shown as a warning banner)."""
+    judge_agreement: str = ""
+    """The judges' own uncertainty, in words: a panel's agreement, or a single judge's
+    measured agreement with careful graders on real answers."""
 
 
 class LeaderRow(Out):
@@ -508,6 +521,47 @@ def _notes(run: RunView) -> list[str]:
     return notes
 
 
+def _flagged(run: RunView) -> list[FlaggedQuestion]:
+    by_id = {s.id: s for s in run.samples}
+    ids = list(run.results.manipulation.ids)
+    ids += [s.id for s in run.samples if s.rule == "manipulation" and s.id not in ids]
+    out = []
+    for qid in ids:
+        s = by_id.get(qid)
+        out.append(
+            FlaggedQuestion(
+                id=qid,
+                query=s.query if s is not None else "",
+                detail=(s.rule_detail or "") if s is not None else "",
+            )
+        )
+    return out
+
+
+def _judge_agreement(run: RunView) -> str:
+    sc = run.results.scoring
+    if sc is None:
+        return ""
+    if sc.panel is not None and sc.panel.rate is not None:
+        kappa = "n/a" if sc.panel.kappa is None else f"{sc.panel.kappa:.2f}"
+        split = 0.0 if sc.panel.split_share is None else sc.panel.split_share
+        return (
+            f"{len(sc.judges) or 'several'} judges agree on {100 * sc.panel.rate:.1f}% of verdicts "
+            f"(Fleiss' kappa {kappa}) and split on {100 * split:.1f}% of the "
+            f"{sc.panel.n} questions they decided"
+        )
+    ma = sc.measured_agreement
+    if ma is not None and ma.accuracy is not None:
+        kappa = "n/a" if ma.kappa is None else f"{ma.kappa:.2f}"
+        return (
+            f"this judge agrees with careful graders on {100 * ma.accuracy:.1f}% of {ma.n} real "
+            f"answers (kappa {kappa}; shipped {ma.suite} set, {ma.split} split)"
+        )
+    if sc.judges and not sc.approximate:
+        return "this judge's agreement with careful graders has not been measured"
+    return ""
+
+
 def summarize_run(run: RunView) -> RunSummary:
     """Everything the report says about one run."""
     return RunSummary(
@@ -517,6 +571,8 @@ def summarize_run(run: RunView) -> RunSummary:
         slices=_slices(run),
         cost=_cost(run.samples),
         notes=_notes(run),
+        flagged=_flagged(run),
+        judge_agreement=_judge_agreement(run),
     )
 
 

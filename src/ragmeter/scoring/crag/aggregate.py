@@ -19,10 +19,12 @@ from pydantic import Field, ValidationError
 from ragmeter.config import load_yaml_file
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, estimate
+from ragmeter.scoring.crag.panel import measured_agreement, panel_agreement
 from ragmeter.scoring.crag.records import (
     HumanLabel,
     HumanScaleResult,
     LabelCounts,
+    ManipulationSummary,
     Results,
     ScoredSample,
     ScoringInfo,
@@ -39,6 +41,7 @@ __all__ = [
     "aggregate",
     "human_scale",
     "load_weights",
+    "manipulation_summary",
     "slice_metrics",
     "weighted_scores",
 ]
@@ -127,6 +130,21 @@ def slice_metrics(
         missing=estimate(mis, **kw),
         score=estimate(acc - hal, **kw),
         unscored=len(samples) - int(acc.size),
+        manipulation=sum(1 for s in samples if s.rule == "manipulation"),
+    )
+
+
+_MAX_FLAGGED_IDS = 200
+
+
+def manipulation_summary(samples: Sequence[ScoredSample]) -> ManipulationSummary:
+    """The predictions the manipulation screen flagged, by pattern."""
+    flagged = [s for s in samples if s.rule == "manipulation"]
+    patterns = Counter((s.rule_detail or "").split(":", 1)[0] or "unknown" for s in flagged)
+    return ManipulationSummary(
+        count=len(flagged),
+        by_pattern=dict(sorted(patterns.items())),
+        ids=[s.id for s in flagged[:_MAX_FLAGGED_IDS]],
     )
 
 
@@ -253,8 +271,18 @@ def aggregate(
                 for value, members in sorted(groups.items())
             }
     rules_settled = sum(1 for s in samples if s.rule is not None)
+    agreements = [s.agreement for s in samples if s.agreement is not None]
     info = info.model_copy(
-        update={"rules_share": rules_settled / len(samples) if samples else None}
+        update={
+            "rules_share": rules_settled / len(samples) if samples else None,
+            "rules": dict(sorted(Counter(s.rule for s in samples if s.rule).items())),
+            "judge_agreement": sum(agreements) / len(agreements) if agreements else None,
+            "unanimous_share": (
+                sum(a == 1.0 for a in agreements) / len(agreements) if agreements else None
+            ),
+            "panel": panel_agreement(samples),
+            "measured_agreement": measured_agreement(info.judges),
+        }
     )
     all_warnings = list(warnings)
     if info.approximate:
@@ -268,6 +296,17 @@ def aggregate(
         )
     if overall.unscored:
         all_warnings.append(f"{overall.unscored} sample(s) could not be scored (see 'unscored')")
+    manipulation = manipulation_summary(samples)
+    if manipulation.count:
+        all_warnings.append(
+            f"{manipulation.count} prediction(s) addressed the grader or forged a verdict "
+            "(counted incorrect; see 'manipulation')"
+        )
+    if info.panel is not None and info.panel.split_share:
+        all_warnings.append(
+            f"the judges split on {100 * info.panel.split_share:.1f}% of the questions they "
+            "decided (see scoring.panel)"
+        )
     if info.unknown_predictions.count:
         all_warnings.append(
             f"{info.unknown_predictions.count} prediction(s) name ids that are not in the data set"
@@ -280,6 +319,7 @@ def aggregate(
         missing=overall.missing,
         score=overall.score,
         unscored=UnscoredSummary(count=overall.unscored, reasons=dict(reasons)),
+        manipulation=manipulation,
         counts=LabelCounts(
             correct=label_counts.get("correct", 0),
             incorrect=label_counts.get("incorrect", 0),

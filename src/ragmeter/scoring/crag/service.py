@@ -58,7 +58,6 @@ async def score_predictions(
     items = [(q, predictions.get(q.id)) for q in questions]
     samples = await scorer.score_all(items, on_done=on_done)
     checks = [c for s in samples for v in s.votes for c in v.checks]
-    agreements = [s.agreement for s in samples if s.agreement is not None]
     info = ScoringInfo(
         judge=judge_spec,
         judges=list(judge_identities),
@@ -74,8 +73,6 @@ async def score_predictions(
         unknown_predictions=UnknownPredictions(count=len(unknown), ids=unknown[:_MAX_UNKNOWN_IDS]),
         judge_calls=len(checks),
         judge_cache_hits=sum(1 for c in checks if c.cached),
-        judge_agreement=sum(agreements) / len(agreements) if agreements else None,
-        unanimous_share=sum(a == 1.0 for a in agreements) / len(agreements) if agreements else None,
         bootstrap_resamples=n_resamples,
         bootstrap_seed=seed,
         ragmeter_version=__version__,
