@@ -111,7 +111,7 @@ async def run_pass(
     finally:
         await panel.aclose()
     seconds = time.perf_counter() - t0
-    calls = sum(c.attempts for s in samples for v in s.votes for c in v.checks if not c.cached)
+    calls = sum(c.calls for s in samples for v in s.votes for c in v.checks if not c.cached)
     return seconds, results, calls
 
 
@@ -143,6 +143,7 @@ def main() -> None:
         for r in rows
     )
     same = cold.model_dump(include={"counts"}) == warm.model_dump(include={"counts"})
+    judged = len(rows) - sum(cold.scoring.rules.values())
     figures = {
         "n_predictions": len(rows),
         "judge": args.judge,
@@ -150,6 +151,10 @@ def main() -> None:
         "official_rules_share": round(official / len(rows), 4),
         "cold_seconds": round(cold_s, 2),
         "judge_calls": calls,
+        "judged_questions": judged,
+        "judge_calls_per_question": round(calls / len(rows), 4),
+        "judge_calls_per_judged_question": round(calls / judged, 2) if judged else None,
+        "seconds_per_verdict": round(cold_s / judged, 2) if judged else None,
         "judge_calls_per_minute": round(60.0 * calls / cold_s, 1) if calls else None,
         "warm_seconds": round(warm_s, 3),
         "warm_cache_hits": warm.scoring.judge_cache_hits,

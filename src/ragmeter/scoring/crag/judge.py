@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -250,6 +251,16 @@ def _probs_text(p: ChoiceProbabilities) -> str:
     return orjson.dumps({"probs": shown, "method": p.method, "reply": p.reply}).decode()
 
 
+_CALLS: ContextVar[list[int] | None] = ContextVar("judge_calls", default=None)
+"""The model requests of the check running in this task (checks of other tasks run apart)."""
+
+
+def _count_call() -> None:
+    tally = _CALLS.get()
+    if tally is not None:
+        tally[0] += 1
+
+
 class LLMJudge:
     """A judge backed by any `ragmeter.llm.protocol.LLM`."""
 
@@ -283,6 +294,7 @@ class LLMJudge:
     ) -> tuple[ChoiceProbabilities | None, str | None, int]:
         error: str | None = None
         for attempt in range(self.retries + 1):
+            _count_call()
             try:
                 return await self.llm.choice_probabilities(messages, choices), None, attempt + 1
             except BackendError as exc:
@@ -293,6 +305,7 @@ class LLMJudge:
         """The short form of a long gold (None for a short gold, or when the model strays)."""
         if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
             return None
+        _count_call()
         try:
             completion = await self.llm.generate(
                 self.prompt.key_answer_messages(question, gold),
@@ -361,6 +374,15 @@ class LLMJudge:
 
     async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         """One gold answer against the prediction; never raises for a failed call or reply."""
+        tally = [0]
+        token = _CALLS.set(tally)
+        try:
+            check = await self._check(question, gold, prediction)
+        finally:
+            _CALLS.reset(token)
+        return check.model_copy(update={"calls": max(1, tally[0])})
+
+    async def _check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         if is_invalid_gold([gold]):
             return await self._premise_check(question, gold, prediction)
         option = await self._option_check(question, gold, prediction)

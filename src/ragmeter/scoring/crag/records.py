@@ -105,6 +105,9 @@ class GoldCheck(Record):
     """How the verdict was read: ``logits``, ``logprobs`` or ``parsed`` (a one-word reply)."""
     key_answer: str | None = None
     """The short form of a long gold that the judge was shown."""
+    calls: int = 1
+    """Model requests this check made (a comparison's option question, a long gold's short
+    form and the verdict, retries included; replies served from a cache count too)."""
     step: Literal["verdict", "option", "premise"] | None = None
     """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
     comparison it chooses) or ``premise`` (does it point out a false premise?)."""
