@@ -72,6 +72,10 @@ def _attach_groups() -> None:
 
     app.command("report")(report_cmd.report)
 
+    from ragmeter.cli import gate_cmd
+
+    app.command("gate")(gate_cmd.gate)
+
     from ragmeter.cli import index_cmd, retrieval_cmd
 
     app.add_typer(index_cmd.app, name="index")
