@@ -72,9 +72,10 @@ def _attach_groups() -> None:
 
     app.command("report")(report_cmd.report)
 
-    from ragmeter.cli import gate_cmd
+    from ragmeter.cli import export_cmd, gate_cmd
 
     app.command("gate")(gate_cmd.gate)
+    app.command("export")(export_cmd.export)
 
     from ragmeter.cli import index_cmd, retrieval_cmd
 
