@@ -9,15 +9,18 @@ noise does not fail pull requests:
   of the per-question difference, over the questions both runs scored, excludes zero
   on the worse side.
 
-Two runs of equal quality then fail each other's ``--no-worse`` check (in one
-direction or the other) in about ``1 − level`` of comparisons, and a check in one
-direction fails in about half that.
+Intervals are expanded percentile bootstrap intervals (see `expanded_level`), so
+they keep their level in small samples. Two runs of equal quality then fail each
+other's ``--no-worse`` check (in one direction or the other) in about ``1 − level``
+of comparisons, and a check in one direction fails in about half that.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
+from statistics import NormalDist
 from typing import Literal
 
 import numpy as np
@@ -75,8 +78,27 @@ class GateReport(Record):
         return [c for c in self.checks if not c.passed]
 
 
+def expanded_level(level: float, n: int) -> float:
+    """The percentile level that gives ``level`` coverage in a sample of ``n`` (n > 2).
+
+    The percentile bootstrap is too narrow in small samples: it uses the plug-in
+    standard deviation (a factor sqrt((n−1)/n) small) and normal rather than t
+    quantiles. The expanded percentile interval (Hesterberg) widens the quantiles to
+    z' = sqrt(n/(n−1)) · t_{n−1}, with t from its Cornish-Fisher expansion.
+    """
+    if n <= 2:
+        return level
+    normal = NormalDist()
+    z = normal.inv_cdf(1.0 - (1.0 - level) / 2.0)
+    df = n - 1
+    t = z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+    widened = math.sqrt(n / df) * t
+    return min(2.0 * normal.cdf(widened) - 1.0, 0.9999)
+
+
 def _interval(values: np.ndarray, level: float, resamples: int, seed: int) -> tuple[float, float]:
-    low, high = bootstrap_ci(values, confidence=level, n_resamples=resamples, seed=seed)
+    confidence = expanded_level(level, int(values.size))
+    low, high = bootstrap_ci(values, confidence=confidence, n_resamples=resamples, seed=seed)
     return low, high
 
 
