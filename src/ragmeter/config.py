@@ -190,7 +190,28 @@ class ExecutorSpec(_Spec):
     """Questions sent to a Ray worker at a time."""
 
 
-_NOT_HASHED = {"executor", "concurrency", "report", "description"}
+class TokenPrice(_Spec):
+    """What one model costs, per million tokens read (``input``) and generated (``output``)."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+class PricesSpec(_Spec):
+    """Token prices per role, for cost estimates (``--dry-run``) and a finished run's cost.
+
+    ``answer`` prices the answering stages, ``judge`` the CRAG judge, ``nli`` the entailment
+    model of Trust-Score runs. A role without a price is counted in tokens only.
+    """
+
+    answer: TokenPrice | None = None
+    judge: TokenPrice | None = None
+    nli: TokenPrice | None = None
+    currency: str = "USD"
+
+
+# Prices change what a run costs, not what it scores: a run may be resumed with new prices.
+_NOT_HASHED = {"executor", "concurrency", "report", "description", "prices"}
 
 
 class RunSpec(_Spec):
@@ -215,6 +236,8 @@ class RunSpec(_Spec):
     llm_options: dict[str, Any] = Field(default_factory=dict)
     """Backend options for every model of the run (e.g. ``n_ctx``, ``n_threads``)."""
     report: bool = True
+    prices: PricesSpec | None = None
+    """Token prices per role (per million tokens); null: tokens are counted, not priced."""
 
     def canonical_json(self) -> bytes:
         """A stable serialisation: equal specs give equal bytes (and equal hashes)."""
@@ -225,7 +248,7 @@ class RunSpec(_Spec):
     def spec_hash(self) -> str:
         """sha256 of what decides the results: the canonical spec without how it executes.
 
-        Executor, concurrency, report and description are left out, so a run started
+        Executor, concurrency, report, description and prices are left out, so a run started
         locally may be resumed on Ray (both write the same records).
         """
         dumped = self.model_dump(mode="json", exclude=_NOT_HASHED)

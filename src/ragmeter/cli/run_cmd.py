@@ -39,7 +39,9 @@ def _overrides(
 
 def run(
     spec: str = typer.Argument(..., help="A run spec YAML file or a built-in spec name."),
-    out: Path = typer.Option(..., "--out", "-o", help="The run folder to write."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="The run folder to write (not needed with --dry-run)."
+    ),
     resume: bool = typer.Option(False, "--resume", help="Continue the run already in --out."),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="With --resume: answer again the questions that failed."
@@ -55,8 +57,27 @@ def run(
     num_cpus: int | None = typer.Option(None, "--num-cpus", min=1, help="CPUs of a local Ray."),
     workers: int | None = typer.Option(None, "--workers", min=1, help="Ray workers."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Estimate tokens, wall time and cost (spec prices) from the real prompts of a "
+        "sample and a few timed calls; write nothing.",
+    ),
+    dry_run_sample: int = typer.Option(
+        20, "--dry-run-sample", min=1, help="With --dry-run: questions whose prompts are counted."
+    ),
+    dry_run_calls: int = typer.Option(
+        3, "--dry-run-calls", min=0, help="With --dry-run: questions run for real and timed."
+    ),
 ) -> None:
-    """Run SPEC and write header.json, samples.jsonl, results.json and a report into --out."""
+    """Run SPEC and write header.json, samples.jsonl, results.json and a report into --out.
+
+    With --dry-run, estimate what the run will cost instead, writing nothing.
+    """
+    import orjson
+
+    from ragmeter.engine.cost import read_usage, usage_table
+    from ragmeter.engine.journal import RESULTS
     from ragmeter.engine.progress import RunProgress
     from ragmeter.engine.report_hook import write_report
     from ragmeter.engine.runner import prepare
@@ -69,6 +90,16 @@ def run(
     loaded = load_spec(
         spec, _overrides(sets, limit, sample, seed, executor, ray_address, num_cpus, workers)
     )
+    if dry_run:
+        if resume:
+            raise UserError("--dry-run estimates a new run: leave out --resume")
+        from ragmeter.engine.estimate import estimate_run, estimate_table
+
+        estimate = estimate_run(loaded, prompt_sample=dry_run_sample, timed=dry_run_calls)
+        typer.echo(estimate_table(estimate))
+        return
+    if out is None:
+        raise UserError("run needs --out DIR (the run folder to write), or --dry-run")
     plan = prepare(loaded, out, resume=resume, retry_errors=retry_errors)
     total = plan.header.data.selected
     if plan.done:
@@ -76,6 +107,9 @@ def run(
     with RunProgress(total, plan.done, enabled=not quiet) as progress:
         results = run_plan(plan, on_records=progress.update)
     typer.echo(result_table(results, loaded.spec.name))
+    usage = read_usage(orjson.loads((out / RESULTS).read_bytes()))
+    if usage is not None and usage.stages:
+        typer.echo(usage_table(usage))
     report = write_report(out) if loaded.spec.report else None
     typer.echo(f"run folder: {out}")
     if report is not None:

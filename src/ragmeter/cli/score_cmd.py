@@ -11,7 +11,7 @@ import typer
 
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.bootstrap import Estimate
-from ragmeter.scoring.crag.records import Results, ScoredSample
+from ragmeter.scoring.crag.records import Results
 
 JUDGE_HELP = (
     "rules (no LLM: unmatched predictions count incorrect, flagged approximate), "
@@ -88,7 +88,18 @@ def score(
         None, "--dataset", help="CRAG questions with gold answers (JSONL, optionally compressed)."
     ),
     predictions: Path | None = typer.Option(
-        None, "--predictions", help='JSONL: {"id": ..., "prediction": "..."} per line.'
+        None,
+        "--predictions",
+        help='JSONL {"id": ..., "prediction": ...} per line; or the CRAG starter kit\'s '
+        "predictions.json (lists queries / ground_truths / predictions) or a JSONL of "
+        '{"query": ..., "prediction": ...}, matched to questions by query text.',
+    ),
+    counting: str = typer.Option(
+        "ragmeter",
+        "--counting",
+        help="ragmeter (default) or official: the official CRAG script's counting (missing "
+        'only for "i don\'t know", lower-cased exact match, then the judge), to compare '
+        "with numbers published that way.",
     ),
     out: Path | None = typer.Option(
         None, "--out", help="Folder for results.json and samples.jsonl."
@@ -134,15 +145,21 @@ def score(
 ) -> None:
     """Score predictions against a CRAG set: results.json (slices, 95% CIs) and samples.jsonl."""
     from ragmeter.scoring.crag.aggregate import load_weights
-    from ragmeter.scoring.crag.inputs import read_dataset, read_human_labels, read_predictions
+    from ragmeter.scoring.crag.inputs import read_dataset, read_human_labels
     from ragmeter.scoring.crag.judges import parse_judge_spec
-    from ragmeter.scoring.crag.service import build_scorer, score_predictions, write_outputs
+    from ragmeter.scoring.crag.official import COUNTINGS
+    from ragmeter.scoring.crag.prediction_files import read_predictions_file
+    from ragmeter.scoring.crag.service import score_to_folder
 
     if judge is not None:
         parse_judge_spec(judge)  # a bad spec fails before any file is read
+    if counting not in COUNTINGS:
+        raise ConfigError(f"--counting {counting}: expected one of {', '.join(COUNTINGS)}")
     if run_dir is not None:
         if dataset is not None or predictions is not None or out is not None:
             raise ConfigError("give either a run folder or --dataset/--predictions/--out, not both")
+        if counting != "ragmeter":
+            raise ConfigError("--counting applies to --dataset/--predictions, not a run folder")
         _score_run_folder(run_dir, judge, json_out)
         return
     if dataset is None or predictions is None or out is None:
@@ -151,37 +168,30 @@ def score(
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} exists and is not a folder")
     questions = read_dataset(dataset)
-    preds = read_predictions(predictions)
+    preds = read_predictions_file(predictions, questions)
     human = read_human_labels(labels) if labels is not None else None
     traffic = load_weights(weights) if weights is not None else None
-    scorer, panel = build_scorer(
-        judge,
-        tokenizer=tokenizer,
-        allow_tokenizer_fallback=not strict_tokenizer,
-        cache=(cache_path if cache_path is not None else True) if cache else False,
-        confirm_refusals=confirm_refusals,
-        concurrency=concurrency,
+    rules_only = parse_judge_spec(judge) == []
+
+    results, _ = asyncio.run(
+        score_to_folder(
+            questions,
+            preds,
+            out,
+            judge=judge,
+            counting=counting,
+            tokenizer=tokenizer,
+            allow_tokenizer_fallback=not strict_tokenizer,
+            cache=(cache_path if cache_path is not None else True) if cache else False,
+            confirm_refusals=confirm_refusals,
+            concurrency=concurrency,
+            human=human,
+            weights=traffic,
+            n_resamples=resamples,
+            seed=seed,
+            on_done=_progress(len(questions), enabled=not rules_only),
+        )
     )
-
-    async def run() -> tuple[Results, list[ScoredSample]]:
-        try:
-            return await score_predictions(
-                questions,
-                preds.by_id,
-                scorer,
-                judge_spec=judge,
-                judge_identities=panel.identities,
-                human=human,
-                weights=traffic,
-                n_resamples=resamples,
-                seed=seed,
-                on_done=_progress(len(questions), enabled=not scorer.rules_only),
-            )
-        finally:
-            await panel.aclose()
-
-    results, samples = asyncio.run(run())
-    write_outputs(out, results, samples)
     if json_out:
         typer.echo(results.model_dump_json(indent=2))
         return

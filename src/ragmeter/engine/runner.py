@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from ragmeter import __version__
 from ragmeter.config import LoadedSpec, RunSpec
+from ragmeter.engine.cost import USAGE_KEY, run_usage
 from ragmeter.engine.data import READERS, Selection, resolve_data_path
 from ragmeter.engine.journal import (
     RESULTS,
@@ -428,13 +429,17 @@ def _identities(resources: EngineResources) -> dict[str, str]:
 
 
 def finish(folder: Path, spec: RunSpec) -> BaseModel:
-    """Aggregate the journal (in selection order) into ``results.json``."""
+    """Aggregate the journal (in selection order) into ``results.json``.
+
+    Beside the scorer's figures, ``results.json`` gets a ``usage`` block: tokens (and cost,
+    when the spec has prices) per stage.
+    """
     records = sorted(read_journal(folder), key=lambda r: r.index)
     scorer_cls = get_scorer(spec.scoring.scorer)
     results = scorer_cls.aggregate(records, spec)
-    write_json_atomic(
-        folder / RESULTS, orjson.dumps(results.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    )
+    usage = run_usage(records, spec.scoring.scorer, spec.prices)
+    data = {**results.model_dump(mode="json"), USAGE_KEY: usage.model_dump(mode="json")}
+    write_json_atomic(folder / RESULTS, orjson.dumps(data, option=orjson.OPT_INDENT_2))
     return results
 
 

@@ -62,3 +62,11 @@ def num(v: float | None) -> str:
     if float(v).is_integer() and abs(v) >= 1:
         return f"{int(v):,}"
     return f"{v:.3f}" if abs(v) < 1000 else f"{v:,.1f}"
+
+
+def money(v: float | None, currency: str | None) -> str:
+    """A cost in its currency (``$0.0123``), or a dash when the stage has no price."""
+    if v is None:
+        return "—"
+    unit = "$" if currency == "USD" else f"{currency} " if currency else ""
+    return f"{unit}{v:,.4f}"

@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from ragmeter.report.fmt import ci_text, num, pct, pct_ci, seconds, tokens
+from ragmeter.report.fmt import ci_text, money, num, pct, pct_ci, seconds, tokens
 from ragmeter.report.highlight import clip_chunk, find_spans_of, needles_for
 from ragmeter.report.runs import RunView, SampleView
 from ragmeter.report.summary import (
@@ -599,6 +599,24 @@ def _cost(report: Report) -> str:
                 f"<td class='num'>{_e(seconds(st.seconds_p95))}</td>"
                 f"<td class='num'>{_e(tokens(st.prompt_tokens))}</td>"
                 f"<td class='num'>{_e(tokens(st.completion_tokens))}</td></tr>"
+            )
+        out.append("</table>")
+    for s in report.runs:
+        if not s.cost.priced:
+            continue
+        title = (
+            f"Tokens and cost — {_e(s.facts.name)}" if len(report.runs) > 1 else "Tokens and cost"
+        )
+        out.append(
+            f"<h3>{title}</h3><table><tr><th>stage</th><th class='num'>prompt tokens</th>"
+            "<th class='num'>completion tokens</th><th class='num'>cost</th></tr>"
+        )
+        for ps in s.cost.priced:
+            out.append(
+                f"<tr><td>{_e(ps.stage)}</td>"
+                f"<td class='num'>{_e(tokens(ps.prompt_tokens))}</td>"
+                f"<td class='num'>{_e(tokens(ps.completion_tokens))}</td>"
+                f"<td class='num'>{_e(money(ps.cost, s.cost.currency))}</td></tr>"
             )
         out.append("</table>")
     out.append("</section>")

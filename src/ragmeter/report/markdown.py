@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragmeter.report.fmt import ci_text, num, pct, pct_ci, seconds, tokens
+from ragmeter.report.fmt import ci_text, money, num, pct, pct_ci, seconds, tokens
 from ragmeter.report.summary import Comparison, Report, RunSummary, slice_title
 
 __all__ = ["MAX_FLIPS", "md_escape", "render_markdown"]
@@ -197,6 +197,26 @@ def _cost(report: Report) -> list[str]:
                     stage_rows,
                     set(range(1, 6)),
                 ),
+            ]
+    for s in report.runs:
+        if s.cost.priced:
+            priced = [
+                [
+                    md_escape(ps.stage, 40),
+                    tokens(ps.prompt_tokens),
+                    tokens(ps.completion_tokens),
+                    money(ps.cost, s.cost.currency),
+                ]
+                for ps in s.cost.priced
+            ]
+            title = "Tokens and cost" + (
+                f", {md_escape(s.facts.name, 60)}" if len(report.runs) > 1 else ""
+            )
+            lines += [
+                "",
+                title,
+                "",
+                *_table(["stage", "prompt tokens", "completion tokens", "cost"], priced, {1, 2, 3}),
             ]
     lines += ["", "</details>"]
     return lines

@@ -141,6 +141,22 @@ class WeightedView(View):
     domain_mean: float | None = None
 
 
+class StageUsageView(View):
+    """Tokens and cost of one cost stage (answering, judging, nli)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+
+
+class RunUsageView(View):
+    """The ``usage`` block of results.json: tokens and cost per stage."""
+
+    stages: dict[str, StageUsageView] = Field(default_factory=dict)
+    total: StageUsageView = Field(default_factory=StageUsageView)
+    currency: str | None = None
+
+
 # Keys of results.json that the views above cover; any other top-level mapping
 # (the Trust-Score block of a cited run, for one) is shown as an extra block.
 KNOWN_RESULT_KEYS = frozenset(
@@ -159,6 +175,7 @@ KNOWN_RESULT_KEYS = frozenset(
         "scoring",
         "warnings",
         "manipulation",
+        "usage",
     }
 )
 
@@ -174,6 +191,8 @@ class ResultsView(SliceView):
     scoring: ScoringView | None = None
     warnings: list[str] = Field(default_factory=list)
     manipulation: ManipulationView = Field(default_factory=ManipulationView)
+    usage: RunUsageView | None = None
+    """Tokens and cost per stage (answering, judging, nli), when the run wrote them."""
     extra_blocks: dict[str, Any] = Field(default_factory=dict)
     """Top-level mappings the views do not know (a Trust-Score block, ...), as read."""
 

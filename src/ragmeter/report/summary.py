@@ -176,6 +176,15 @@ class StageCost(Out):
     completion_tokens: int
 
 
+class PricedStage(Out):
+    """Tokens and money of one cost stage (answering, judging, NLI) over a run."""
+
+    stage: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None = None
+
+
 class CostSummary(Out):
     """Where the time and tokens of a run went."""
 
@@ -194,6 +203,9 @@ class CostSummary(Out):
     errors: int = 0
     missing_reasons: dict[str, int] = Field(default_factory=dict)
     """Why questions had no prediction (time budget, error...), by reason."""
+    priced: list[PricedStage] = Field(default_factory=list)
+    """Tokens and cost per cost stage and in total, from results.json (runs that wrote it)."""
+    currency: str | None = None
 
 
 class FlaggedQuestion(Out):
@@ -499,6 +511,23 @@ def _cost(samples: Sequence[SampleView]) -> CostSummary:
     )
 
 
+def _with_usage(cost: CostSummary, run: RunView) -> CostSummary:
+    """The cost summary with the run's tokens and money per stage, when results.json has them."""
+    usage = run.results.usage
+    if usage is None or not usage.stages:
+        return cost
+    rows = [
+        PricedStage(
+            stage=name,
+            prompt_tokens=u.prompt_tokens,
+            completion_tokens=u.completion_tokens,
+            cost=u.cost,
+        )
+        for name, u in [*usage.stages.items(), ("total", usage.total)]
+    ]
+    return cost.model_copy(update={"priced": rows, "currency": usage.currency})
+
+
 def _notes(run: RunView) -> list[str]:
     r = run.results
     notes = list(r.warnings)
@@ -569,7 +598,7 @@ def summarize_run(run: RunView) -> RunSummary:
         headline=_headline(run),
         blocks=[_extra_block(k, v) for k, v in run.results.extra_blocks.items()],
         slices=_slices(run),
-        cost=_cost(run.samples),
+        cost=_with_usage(_cost(run.samples), run),
         notes=_notes(run),
         flagged=_flagged(run),
         judge_agreement=_judge_agreement(run),

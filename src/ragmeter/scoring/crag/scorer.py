@@ -39,7 +39,8 @@ STORED_PREDICTION_CHARS = 10_000
 RefusalConfirmer = Callable[[str, str], Awaitable[bool]]
 """``(query, prediction) -> still a refusal?``: an optional LLM check of a phrase match."""
 
-_EMPTY_GOLDS = frozenset({"", "nan", "none", "null", "n/a", "na"})
+# "none" is a real answer (a president without a vice president); "nan" is a lost value.
+_EMPTY_GOLDS = frozenset({"", "nan"})
 
 
 def unusable_gold(answers: Sequence[str]) -> str | None:

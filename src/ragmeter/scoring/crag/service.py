@@ -16,6 +16,8 @@ from ragmeter.scoring.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ragmeter.scoring.crag.aggregate import TrafficWeights, aggregate
 from ragmeter.scoring.crag.judge import LLMRefusalConfirmer
 from ragmeter.scoring.crag.judges import JudgePanel, build_judges
+from ragmeter.scoring.crag.official import COUNTINGS, OFFICIAL_NOTE, OfficialCountingScorer
+from ragmeter.scoring.crag.prediction_files import MatchedPredictions
 from ragmeter.scoring.crag.records import (
     HumanLabel,
     Results,
@@ -28,7 +30,14 @@ from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.scoring.crag.truncate import load_truncator
 from ragmeter.types import Question
 
-__all__ = ["RESULTS_FILE", "SAMPLES_FILE", "build_scorer", "score_predictions", "write_outputs"]
+__all__ = [
+    "RESULTS_FILE",
+    "SAMPLES_FILE",
+    "build_scorer",
+    "score_predictions",
+    "score_to_folder",
+    "write_outputs",
+]
 
 RESULTS_FILE = "results.json"
 SAMPLES_FILE = "samples.jsonl"
@@ -119,8 +128,16 @@ def build_scorer(
     cache: bool | str | Path = True,
     confirm_refusals: bool = False,
     concurrency: int = 4,
+    counting: str = "ragmeter",
 ) -> tuple[CragScorer, JudgePanel]:
-    """A scorer for a judge spec, with its panel of judges (close it when done)."""
+    """A scorer for a judge spec, with its panel of judges (close it when done).
+
+    ``counting="official"`` labels as the official CRAG script does (`OfficialCountingScorer`).
+    """
+    if counting not in COUNTINGS:
+        raise ConfigError(f"unknown counting '{counting}' (known: {', '.join(COUNTINGS)})")
+    if counting == "official" and confirm_refusals:
+        raise ConfigError("--confirm-refusals does not apply to the official counting")
     truncator = load_truncator(tokenizer, allow_fallback=allow_tokenizer_fallback)
     panel = build_judges(judge, cache=cache)
     confirm = None
@@ -128,7 +145,63 @@ def build_scorer(
         if not panel.llms:
             raise ConfigError("--confirm-refusals needs an LLM judge (not 'rules')")
         confirm = LLMRefusalConfirmer(panel.llms[0])
-    scorer = CragScorer(
+    cls = OfficialCountingScorer if counting == "official" else CragScorer
+    scorer = cls(
         panel.judges, truncator=truncator, confirm_refusal=confirm, concurrency=concurrency
     )
     return scorer, panel
+
+
+async def score_to_folder(
+    questions: Sequence[Question],
+    predictions: MatchedPredictions,
+    out_dir: str | Path,
+    *,
+    judge: str = "local",
+    counting: str = "ragmeter",
+    tokenizer: str | Path | None = None,
+    allow_tokenizer_fallback: bool = True,
+    cache: bool | str | Path = True,
+    confirm_refusals: bool = False,
+    concurrency: int = 4,
+    human: Mapping[str, HumanLabel] | None = None,
+    weights: TrafficWeights | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    on_done: Callable[[ScoredSample], None] | None = None,
+) -> tuple[Results, list[ScoredSample]]:
+    """Score matched predictions with a judge spec and write ``results.json`` and samples.
+
+    Rows that could not be placed on a question (by query text) and the counting, when
+    it is the official one, are stated in the results' warnings.
+    """
+    scorer, panel = build_scorer(
+        judge,
+        tokenizer=tokenizer,
+        allow_tokenizer_fallback=allow_tokenizer_fallback,
+        cache=cache,
+        confirm_refusals=confirm_refusals,
+        concurrency=concurrency,
+        counting=counting,
+    )
+    notes = predictions.warnings()
+    if counting == "official":
+        notes.append(OFFICIAL_NOTE)
+    try:
+        results, samples = await score_predictions(
+            questions,
+            predictions.by_id,
+            scorer,
+            judge_spec=judge,
+            judge_identities=panel.identities,
+            human=human,
+            weights=weights,
+            n_resamples=n_resamples,
+            seed=seed,
+            on_done=on_done,
+            warnings=notes,
+        )
+    finally:
+        await panel.aclose()
+    write_outputs(out_dir, results, samples)
+    return results, samples

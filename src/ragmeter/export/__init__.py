@@ -1,0 +1,1 @@
+"""Run folders sent to the tools teams already track experiments with (extra ``mlflow``)."""
