@@ -8,6 +8,7 @@ from ragmeter.scoring.crag.equivalence import (
     comparison_outcome,
     gold_option,
     gold_values,
+    list_outcome,
     settle,
     value_outcome,
     yes_no_outcome,
@@ -48,7 +49,12 @@ def test_values_left_to_the_judge(gold: str, pred: str) -> None:
 
 
 def test_alias_values_and_question_echoes() -> None:
-    assert value_outcome(["1,500", "1500 people"], "About 1500 people attended.") is None
+    # An approximation within rounding states the value; a bound does not.
+    about = value_outcome(["1,500", "1500 people"], "About 1500 people attended.")
+    assert about is not None and about.label == "correct"
+    assert value_outcome(["1,500"], "More than 1500 people attended.") is None
+    loose = value_outcome(["$405.72"], "It trades at around $416 per share.")
+    assert loose is not None and loose.label == "incorrect"
     outcome = value_outcome(["146"], "140 films came out in 2020.", "how many in 2020?")
     assert outcome is not None and outcome.label == "incorrect"
     assert "2020" not in (outcome.detail or "")
@@ -71,11 +77,41 @@ def test_comparison_options_and_picks() -> None:
     assert comparison_outcome(q, [gold], "Tom Brady.").label == "correct"  # type: ignore[union-attr]
     wrong = comparison_outcome(q, [gold], "The answer is Peyton Manning")
     assert wrong is not None and wrong.label == "incorrect" and wrong.rule == "comparison_option"
-    # In a sentence, naming one option may mean the other: the judge decides.
+    # In a sentence, the option named first is the one chosen...
+    lead = comparison_outcome(q, [gold], "Peyton Manning has won more, 5 to Brady's 7.")
+    assert lead is not None and lead.label == "incorrect"
+    ok = comparison_outcome(q, [gold], "Tom Brady has won seven, far more than Peyton Manning.")
+    assert ok is not None and ok.label == "correct"
+    # ...unless it opens with a contrast or compares the other way round: the judge decides.
     assert comparison_outcome(q, [gold], "Peyton Manning has won fewer than his rival.") is None
+    assert comparison_outcome(q, [gold], "Compared with Peyton Manning, Brady won more.") is None
     assert comparison_options("who is the ceo of apple?") is None
 
 
 def test_settle_order() -> None:
     assert settle("is it?", ["no"], "No, 12 of them.").rule == "yes_no"  # type: ignore[union-attr]
     assert settle("who wrote it?", ["ernest hemingway"], "Hemingway") is None
+
+
+def test_list_items() -> None:
+    gold = [
+        "shiloh jolie-pitt, zahara marley jolie, maddox chivan jolie-pitt, pax thien jolie-pitt"
+    ]
+    same = list_outcome(gold, "Her children are Maddox, Pax, Zahara and Shiloh.")
+    assert same is not None and same.label == "correct"
+    extra = list_outcome(gold, "Maddox, Pax, Zahara, Shiloh, Knox and Vivienne")
+    assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
+    short = list_outcome(gold, "1. Maddox 2. Pax 3. Zahara")
+    assert (
+        short is not None
+        and short.label == "incorrect"
+        and "1 gold item(s) missing" in short.detail
+    )
+    lead = list_outcome(
+        ["china, united states, india"],
+        "The top 3 producers as of February 28, 2024, are China, the United States, and India.",
+    )
+    assert lead is not None and lead.label == "correct"
+    # Not a list answer, or not a list gold: the judge's.
+    assert list_outcome(gold, "Maddox.") is None
+    assert list_outcome(["the band was formed by john and paul in 1960"], "John, Paul") is None

@@ -25,11 +25,13 @@ def test_prompt_is_data_and_fixed_start_never_varies() -> None:
     p = JudgePrompt.builtin()
     assert p.examples and {e.verdict for e in p.examples} == {"correct", "incorrect"}
     msgs = p.messages("q?", "gold", "pred")
-    assert [m.role for m in msgs] == ["system", "user"]
+    assert len(msgs) == 2 + 2 * len(p.examples)
+    assert [m.role for m in msgs[:3]] == ["system", "user", "assistant"]
+    assert {m.content for m in msgs[2:-1:2]} == {"yes", "no"}
     assert "True answer: gold" in msgs[-1].content
     # The instructions and worked examples come first and are the same for every case,
     # so a backend that keeps prompt prefixes reads them once.
-    assert msgs[0].content == p.messages("other?", "x", "y")[0].content
+    assert msgs[:-1] == p.messages("other?", "x", "y")[:-1]
     assert len(p.fingerprint) == 12
 
 

@@ -47,8 +47,10 @@ def test_local_judge_agrees_and_replays_from_cache(
     assert out["accuracy"] >= 13 / 14, out
     cold = [json.loads(x) for x in samples.read_text().splitlines()]
     judged = [s for s in cold if s["votes"]]
-    assert len(judged) == 12
+    # Mechanics settle changed numbers and some sentences; the model judges the rest.
+    assert 4 <= len(judged) <= 12
     assert all(s["votes"][0]["checks"][0]["rationale"] for s in judged)
+    assert all(s["votes"][0]["checks"][-1]["method"] == "logits" for s in judged)
 
     second = run_cli(*args, mirror=mirror)
     assert second.returncode == 0, second.stderr
@@ -100,3 +102,18 @@ def test_score_with_local_judge(crag_validation: Path, tmp_path: Path) -> None:
     # The model confirms the phrase-matched refusal ("I have no idea.").
     assert samples[1]["rule"] == "refusal"
     assert not any("overruled" in w for w in results["warnings"])
+
+
+def test_adversarial_suite_with_the_local_judge(crag_validation: Path, tmp_path: Path) -> None:
+    """Answers written to game the judge fail, and controls with the same words pass."""
+    res = run_cli(
+        "judge-check", "--suite", "adversarial", "--judge", "local", "--json",
+        "--cache-path", str(tmp_path / "responses.sqlite3"),
+        mirror=crag_validation.parents[1],
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["n"] >= 200
+    assert out["accuracy"] >= 0.98, out
+    low = {k: v for k, v in out["by_kind"].items() if v < 0.95}
+    assert not low, out

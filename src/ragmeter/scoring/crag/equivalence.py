@@ -15,8 +15,10 @@ Every outcome records what it matched, so a reader sees why.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from ragmeter.scoring.crag.options import comparison_options, first_named, named_options
 from ragmeter.scoring.crag.rules import RuleOutcome
@@ -34,6 +36,7 @@ __all__ = [
     "comparison_outcome",
     "gold_option",
     "gold_values",
+    "list_outcome",
     "settle",
     "value_outcome",
     "yes_no_outcome",
@@ -131,6 +134,11 @@ _FILLER = frozenset(
 )
 _MAX_FILLER_WORDS = 0
 _SHORT_ANSWER_WORDS = 6
+_CONTRAST_OPENING = re.compile(
+    r"^\W*(?:compared\s+(?:to|with)|unlike|while|whereas|although|though|despite|between"
+    r"|in\s+contrast|relative\s+to|against|versus|vs\.?|neither|both|no\b|not\b)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -162,8 +170,23 @@ def gold_values(gold: str) -> GoldValues | None:
     return GoldValues(gold, tuple(values))
 
 
+_LOOSE_TOLERANCE = Decimal("0.02")
+"""An approximate figure ("about $416") further than 2% from the gold cannot be the gold."""
+
+
+def _different(g: Value, v: Value) -> bool:
+    if not v.qualified:
+        return surely_different(g, v)
+    if g.amount is None or v.amount is None or not comparable(g, v) or not g.amount:
+        return False
+    if g.unit is not None and v.unit is not None and g.unit != v.unit:
+        return False
+    return abs(v.amount - g.amount) / abs(g.amount) > _LOOSE_TOLERANCE
+
+
 def _verdict_for_single(g: Value, pred_values: list[Value], all_pred: list[Value]) -> str | None:
-    same = [v for v in pred_values if same_value(g, v)]
+    # "over 2 million" does not state 2 million; "about $1.2 trillion" states $1.189 trillion.
+    same = [v for v in pred_values if same_value(g, v) and not v.bound]
     if same and len(same) == len(pred_values):
         # A bare count is easily stated by accident ("2 seasons" for "2 titles"):
         # proven only when the prediction holds no other number at all.
@@ -171,8 +194,14 @@ def _verdict_for_single(g: Value, pred_values: list[Value], all_pred: list[Value
         if bare_count and any(v not in same for v in all_pred):
             return None
         return "correct"
-    if not same and all(surely_different(g, v) for v in pred_values):
+    if not same and all(_different(g, v) for v in pred_values):
         return "incorrect"
+    if (
+        not same
+        and any(v.bound for v in pred_values)
+        and all(v.bound or _different(g, v) for v in pred_values)
+    ):
+        return None
     return None
 
 
@@ -222,7 +251,8 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
             verdicts.append(None)
             continue
         relevant = [v for v in pred_all if any(comparable(g, v) for g in gv.values)]
-        if not relevant or any(v.qualified for v in (*gv.values, *relevant)):
+        # "over 4,000 miles" is a claim about a bound: a gold like that is the judge's.
+        if not relevant or any(v.qualified for v in gv.values):
             verdicts.append(None)
             continue
         if len(gv.values) == 1:
@@ -272,6 +302,64 @@ def gold_option(query: str, answers: Sequence[str]) -> str | None:
     return None
 
 
+_MORE = frozenset(
+    [
+        "more",
+        "most",
+        "higher",
+        "highest",
+        "larger",
+        "largest",
+        "bigger",
+        "biggest",
+        "older",
+        "oldest",
+        "longer",
+        "longest",
+        "better",
+        "best",
+        "greater",
+        "greatest",
+        "taller",
+        "tallest",
+        "heavier",
+        "richer",
+        "earlier",
+        "first",
+        "faster",
+    ]
+)
+_LESS = frozenset(
+    [
+        "fewer",
+        "fewest",
+        "less",
+        "least",
+        "lower",
+        "lowest",
+        "smaller",
+        "smallest",
+        "younger",
+        "youngest",
+        "shorter",
+        "shortest",
+        "worse",
+        "worst",
+        "lighter",
+        "poorer",
+        "later",
+        "last",
+        "slower",
+    ]
+)
+
+
+def _reversed_comparison(query: str, prediction: str) -> bool:
+    """The prediction compares the other way round ("who has more" / "X has fewer")."""
+    q, p = set(tokens(query)), set(tokens(prediction))
+    return bool((q & _MORE and p & _LESS) or (q & _LESS and p & _MORE))
+
+
 def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     """A short prediction naming exactly one option of a comparison, against the gold's option."""
     options = comparison_options(query)
@@ -281,24 +369,157 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     if picked is None:
         return None
     first, second = named_options(options, prediction)
-    if first == second:
+    if not first and not second:
         return None
-    named = options.first if first else options.second
-    own = set(options.first_words if first else options.second_words)
-    extra = [t for t in tokens(prediction) if t not in own and t not in _FILLER]
-    # Only a bare pick ("Tom Brady.", "The answer is Tom Brady") is settled here: in a
-    # sentence, naming one option may mean the other ("X has fewer than ...").
-    if len(extra) > 3 or len(tokens(prediction)) > len(own) + _SHORT_ANSWER_WORDS:
+    if first != second:
+        named = options.first if first else options.second
+        own = set(options.first_words if first else options.second_words)
+        extra = [t for t in tokens(prediction) if t not in own and t not in _FILLER]
+        if len(extra) <= 3 and len(tokens(prediction)) <= len(own) + _SHORT_ANSWER_WORDS:
+            # A bare pick: "Tom Brady.", "The answer is Tom Brady".
+            if named == picked:
+                return RuleOutcome("correct", "comparison_option", f"{named} = {picked}")
+            return RuleOutcome("incorrect", "comparison_option", f"{named} ≠ {picked}")
+    # In a sentence, answers lead with the option they choose ("Coca-Cola has the higher
+    # yield, 3.2% against 2.4% for P&G"): on real answers the option named first was the
+    # one chosen every time. A sentence that opens with a contrast is left to the judge.
+    if _CONTRAST_OPENING.match(prediction) or _reversed_comparison(query, prediction):
         return None
-    if named == picked:
-        return RuleOutcome("correct", "comparison_option", f"{named} = {picked}")
-    return RuleOutcome("incorrect", "comparison_option", f"{named} ≠ {picked}")
+    lead = first_named(options, prediction)
+    if lead is None:
+        return None
+    named = options.first if lead == 0 else options.second
+    if named != picked:
+        return RuleOutcome("incorrect", "comparison_option", f"leads with {named} ≠ {picked}")
+    wrong = contradicted_values(answers[0], prediction)
+    if wrong:
+        # The right option with the gold's own figures changed ("0.21" for the gold's 0.29).
+        shown = ", ".join(v.text for v in wrong)
+        return RuleOutcome("incorrect", "different_value", f"leads with {named}, but {shown}")
+    return RuleOutcome("correct", "comparison_option", f"leads with {named} = {picked}")
 
 
-def settle(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
-    """The first mechanical outcome that applies (yes/no, comparison pick, values), or None."""
+def contradicted_values(gold: str, prediction: str) -> list[Value]:
+    """The prediction's figures that restate one of the gold's figures wrongly.
+
+    A figure counts when the gold has figures of its kind and scale (within a factor of
+    ten, years left out) and it matches none of them: "0.21" against a gold with 0.29 and
+    0.24. Figures the gold says nothing about are extra detail, not contradictions.
+    """
+    gold_vals = [v for v in find_values(gold) if v.amount is not None and not v.is_year_like]
+    out = []
+    for v in find_values(prediction):
+        if v.amount is None or v.is_year_like or v.amount == 0:
+            continue
+        peers = [
+            g
+            for g in gold_vals
+            if comparable(g, v) and g.amount and Decimal("0.1") <= abs(v.amount / g.amount) <= 10
+        ]
+        if (
+            peers
+            and not any(same_value(g, v) for g in peers)
+            and all(_different(g, v) for g in peers)
+        ):
+            out.append(v)
+    return out
+
+
+def settle(
+    query: str, answers: Sequence[str], prediction: str, *, list_gold: bool = False
+) -> RuleOutcome | None:
+    """The first mechanical outcome that applies (yes/no, comparison pick, values, and for a
+    list gold its items), or None."""
     return (
         yes_no_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
+        or (list_outcome(answers, prediction) if list_gold else None)
     )
+
+
+_ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bplus\b|\s&\s|\d+[.)]\s)\s*", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|:)\s+", re.IGNORECASE
+)
+_PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_ITEM_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "with",
+        "by",
+        "from",
+        "his",
+        "her",
+        "their",
+        "its",
+        "twins",
+        "twin",
+        "also",
+        "both",
+        "as",
+        "well",
+    ]
+)
+_SENTENCE_WORDS = frozenset(["is", "are", "was", "were", "has", "have", "had", "will", "would"])
+_MAX_ITEM_WORDS = 6
+
+
+def _items(text: str, *, strip_lead_in: bool) -> list[set[str]]:
+    body = _PARENS.sub(" ", text.split("\n\n")[0])
+    # The first sentence only; "1. Maddox 2. Pax" is one numbered list, not three sentences.
+    body = re.split(r"(?<=[a-z)][a-z)])\.\s+(?=[A-Z])", body)[0]
+    if strip_lead_in:
+        body = _LEAD_IN.sub("", body, count=1)
+    parts = [p.strip(" .-*•") for p in _ITEM_SPLIT.split(body)]
+    return [w for w in (set(tokens(p)) - _ITEM_STOP for p in parts if p) if w]
+
+
+def _gold_items(gold: str) -> list[set[str]] | None:
+    words = tokens(gold)
+    if len(words) > 30 or _SENTENCE_WORDS & set(words):
+        return None
+    items = _items(gold, strip_lead_in=False)
+    if len(items) < 2 or any(len(i) > _MAX_ITEM_WORDS for i in items):
+        return None
+    return items
+
+
+def list_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """A list gold against a list answer: the same items, or an item missing or added.
+
+    Items are matched by their distinctive words ("maddox" for "maddox chivan jolie-pitt";
+    words every gold item shares, like a family name, tell nothing). Only a prediction
+    that is itself a list is settled; anything else is the judge's.
+    """
+    gold = _gold_items(answers[0]) if answers else None
+    if gold is None:
+        return None
+    pred = _items(prediction, strip_lead_in=True)
+    if len(pred) < 2 or any(len(i) > _MAX_ITEM_WORDS + 2 for i in pred):
+        return None
+    common = set.intersection(*gold)
+    gold_keys = [g - common or g for g in gold]
+    matched: set[int] = set()
+    extra = 0
+    for item in pred:
+        hits = [i for i, g in enumerate(gold_keys) if g & item and i not in matched]
+        if hits:
+            matched.add(hits[0])
+        elif not any(g & item for g in gold_keys):
+            extra += 1
+    missing = len(gold) - len(matched)
+    if not missing and not extra:
+        return RuleOutcome("correct", "list_items", f"the {len(gold)} gold items, none added")
+    detail = f"{missing} gold item(s) missing, {extra} item(s) added"
+    return RuleOutcome("incorrect", "list_items", detail)

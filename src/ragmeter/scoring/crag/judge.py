@@ -42,7 +42,7 @@ from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
-from ragmeter.scoring.crag.equivalence import gold_option
+from ragmeter.scoring.crag.equivalence import gold_option, settle
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 _PACKAGE = "ragmeter.scoring.crag"
-PROMPT_VERSION = 4
+PROMPT_VERSION = 5
 """Bumped when the way a case is put to the judge changes (part of the prompt fingerprint)."""
 
 KEY_ANSWER_MIN_WORDS = 7
@@ -78,11 +78,28 @@ class JudgeExample(Record):
     rationale: str
 
 
-def _render_example(ex: JudgeExample) -> str:
-    reply = "yes" if ex.verdict == "correct" else "no"
+def _yes_no(verdict: Verdict) -> str:
+    return "yes" if verdict == "correct" else "no"
+
+
+def _verdict_case(
+    question: str, gold: str, prediction: str, marker: str, key_answer: str | None = None
+) -> str:
+    lines = [f"Question: {question}", f"True answer: {gold}"]
+    if key_answer:
+        lines.append(f"Short form of the true answer: {key_answer}")
+    lines.append(f"The answer to grade is between the lines <<{marker}>> and <<END-{marker}>>.")
+    lines.append(quote(prediction, marker))
+    lines.append("Does the graded answer give the true answer? Reply yes or no.")
+    return "\n".join(lines)
+
+
+def _premise_case(question: str, prediction: str, marker: str) -> str:
     return (
-        f"Question: {ex.question}\nTrue answer: {ex.gold}\nAnswer to grade: {ex.prediction}\n"
-        f"Reply: {reply} ({ex.rationale})"
+        f"Question: {question}\n"
+        f"The answer is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+        f"{quote(prediction, marker)}\nDoes the answer point out the false assumption? "
+        "Reply yes or no."
     )
 
 
@@ -95,6 +112,7 @@ class JudgePrompt:
     key_answer_instructions: str = ""
     option_instructions: str = ""
     premise_instructions: str = ""
+    premise_examples: tuple[JudgeExample, ...] = ()
     source: str = "builtin"
 
     @classmethod
@@ -111,22 +129,18 @@ class JudgePrompt:
         (the built-in ones when not given)."""
         ipath, epath = Path(instructions), Path(examples)
         text = _read_text(ipath)
-        rows: list[JudgeExample] = []
-        with open_binary(epath) as stream:
-            for line, obj in iter_json_lines(stream, epath):
-                try:
-                    rows.append(JudgeExample.model_validate(obj))
-                except ValueError as exc:
-                    raise DataError(f"bad judge example: {exc}", path=epath, line=line) from None
+        rows = _read_examples(epath)
         kpath = Path(key_answer) if key_answer else data_file("key_answer_prompt.txt", _PACKAGE)
         opath = Path(option) if option else data_file("option_prompt.txt", _PACKAGE)
         ppath = Path(premise) if premise else data_file("premise_prompt.txt", _PACKAGE)
+        pexamples = _read_examples(data_file("premise_examples.jsonl", _PACKAGE))
         return cls(
             text,
             tuple(rows),
             key_answer_instructions=_read_text(kpath),
             option_instructions=_read_text(opath),
             premise_instructions=_read_text(ppath),
+            premise_examples=tuple(pexamples),
             source=f"{ipath}+{epath}",
         )
 
@@ -142,6 +156,7 @@ class JudgePrompt:
             key_answer_instructions=p.key_answer_instructions,
             option_instructions=p.option_instructions,
             premise_instructions=p.premise_instructions,
+            premise_examples=p.premise_examples,
             source="builtin",
         )
 
@@ -154,31 +169,31 @@ class JudgePrompt:
         h.update(self.key_answer_instructions.encode())
         h.update(self.option_instructions.encode())
         h.update(self.premise_instructions.encode())
+        for ex in self.premise_examples:
+            h.update(ex.model_dump_json().encode())
         return h.hexdigest()[:12]
-
-    @property
-    def system(self) -> str:
-        """The fixed start of every verdict chat: instructions and worked examples."""
-        if not self.examples:
-            return self.instructions
-        shown = "\n\n".join(_render_example(ex) for ex in self.examples)
-        return f"{self.instructions}\n\nWorked examples:\n\n{shown}"
 
     def messages(
         self, question: str, gold: str, prediction: str, *, key_answer: str | None = None
     ) -> list[ChatMessage]:
-        """The chat that asks for one verdict (the reply's first word is read)."""
+        """The chat that asks for one verdict (the reply's first word is read).
+
+        The instructions and the worked examples (as earlier turns of the chat) come
+        first and never vary, so a backend that keeps prompt prefixes reads them once.
+        """
+        msgs = [ChatMessage(role="system", content=self.instructions)]
+        for i, ex in enumerate(self.examples):
+            marker = f"QUOTE-EXAMPLE-{i + 1}"
+            msgs.append(
+                ChatMessage(
+                    role="user", content=_verdict_case(ex.question, ex.gold, ex.prediction, marker)
+                )
+            )
+            msgs.append(ChatMessage(role="assistant", content=_yes_no(ex.verdict)))
         marker = marker_for("verdict", question, gold, prediction)
-        lines = [f"Question: {question}", f"True answer: {gold}"]
-        if key_answer:
-            lines.append(f"Short form of the true answer: {key_answer}")
-        lines.append(f"The answer to grade is between the lines <<{marker}>> and <<END-{marker}>>.")
-        lines.append(quote(prediction, marker))
-        lines.append("Does the graded answer give the true answer? Reply yes or no.")
-        return [
-            ChatMessage(role="system", content=self.system),
-            ChatMessage(role="user", content="\n".join(lines)),
-        ]
+        case = _verdict_case(question, gold, prediction, marker, key_answer)
+        msgs.append(ChatMessage(role="user", content=case))
+        return msgs
 
     def key_answer_messages(self, question: str, gold: str) -> list[ChatMessage]:
         """The chat that asks for the short form of a long gold answer."""
@@ -189,17 +204,14 @@ class JudgePrompt:
 
     def premise_messages(self, question: str, prediction: str) -> list[ChatMessage]:
         """The chat that asks whether an answer points out a question's false premise."""
+        msgs = [ChatMessage(role="system", content=self.premise_instructions)]
+        for i, ex in enumerate(self.premise_examples):
+            case = _premise_case(ex.question, ex.prediction, f"QUOTE-EXAMPLE-{i + 1}")
+            msgs.append(ChatMessage(role="user", content=case))
+            msgs.append(ChatMessage(role="assistant", content=_yes_no(ex.verdict)))
         marker = marker_for("premise", question, prediction)
-        user = (
-            f"Question: {question}\n"
-            f"The answer is between the lines <<{marker}>> and <<END-{marker}>>.\n"
-            f"{quote(prediction, marker)}\nDoes the answer point out the false assumption? "
-            "Reply yes or no."
-        )
-        return [
-            ChatMessage(role="system", content=self.premise_instructions),
-            ChatMessage(role="user", content=user),
-        ]
+        msgs.append(ChatMessage(role="user", content=_premise_case(question, prediction, marker)))
+        return msgs
 
     def option_messages(
         self, question: str, first: str, second: str, prediction: str
@@ -215,6 +227,17 @@ class JudgePrompt:
             ChatMessage(role="system", content=self.option_instructions),
             ChatMessage(role="user", content=user),
         ]
+
+
+def _read_examples(path: Path) -> list[JudgeExample]:
+    rows: list[JudgeExample] = []
+    with open_binary(path) as stream:
+        for line, obj in iter_json_lines(stream, path):
+            try:
+                rows.append(JudgeExample.model_validate(obj))
+            except ValueError as exc:
+                raise DataError(f"bad judge example: {exc}", path=path, line=line) from None
+    return rows
 
 
 def _read_text(path: Path) -> str:
@@ -389,6 +412,18 @@ class LLMJudge:
         if option is not None:
             return option
         key = await self.key_answer(question, gold)
+        if key is not None:
+            # The short form of a sentence gold may be a value, a yes/no or an option:
+            # what mechanics can prove about it is settled without asking for a verdict.
+            settled = settle(question, [key], prediction)
+            if settled is not None:
+                return GoldCheck(
+                    gold=gold,
+                    verdict="correct" if settled.label == "correct" else "incorrect",
+                    rationale=f"short form {key!r}: {settled.rule} ({settled.detail})",
+                    key_answer=key,
+                    step="key_answer",
+                )
         messages = self.prompt.messages(question, gold, prediction, key_answer=key)
         probs, error, attempts = await self._choices(messages, ["yes", "no"])
         if probs is None:

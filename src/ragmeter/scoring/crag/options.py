@@ -77,6 +77,13 @@ _STOP = frozenset(
 
 # "..., X or Y?", "...: X or Y?", "... between X and Y?", "X vs Y"
 _TAIL_OR = re.compile(r"[,:;]\s*(?:between\s+)?(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
+# "..., jurassic park or star wars: episode iv - a new hope?": titles may hold colons.
+_COMMA_OR = re.compile(r",\s*(?:between\s+)?(?P<a>[^,;]+?)\s+or\s+(?P<b>[^,;?]+?)\s*\??\s*$")
+# "is it owned by time warner or universal pictures?"
+_PREP_OR = re.compile(
+    r"\b(?:by|from|in|at|on|than|to|of|for|with)\s+(?P<a>(?:\S+\s+){0,3}?\S+)\s+or\s+"
+    r"(?P<b>[^,;?]+?)\s*\??\s*$"
+)
 _BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
 _VERSUS = re.compile(r"(?P<a>[^,:;]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
 
@@ -98,7 +105,7 @@ def _words(text: str) -> frozenset[str]:
 def comparison_options(query: str) -> ComparisonOptions | None:
     """The two options a comparison question offers, or None when it offers no clear pair."""
     q = query.strip().lower()
-    for pattern in (_TAIL_OR, _BETWEEN, _VERSUS):
+    for pattern in (_TAIL_OR, _COMMA_OR, _BETWEEN, _VERSUS, _PREP_OR):
         m = pattern.search(q)
         if m is None:
             continue

@@ -60,6 +60,7 @@ RuleName = Literal[
     "different_value",
     "yes_no",
     "comparison_option",
+    "list_items",
     "unmatched_rules_only",
 ]
 """How a rule settled a sample.
@@ -79,7 +80,10 @@ RuleName = Literal[
   number or a list of them) and the prediction's values of its kind are proven the same
   (correct) or proven different (incorrect), formats and rounding allowed.
 - ``yes_no``: a yes/no gold against a prediction that opens with yes or no.
-- ``comparison_option``: a bare pick of one of a comparison question's two options.
+- ``comparison_option``: a comparison answer picks the gold's option or the other one (a bare
+  pick, or the option a sentence leads with).
+- ``list_items``: a set question's list answer has exactly the gold's items, or misses or
+  adds one.
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 
@@ -108,9 +112,10 @@ class GoldCheck(Record):
     calls: int = 1
     """Model requests this check made (a comparison's option question, a long gold's short
     form and the verdict, retries included; replies served from a cache count too)."""
-    step: Literal["verdict", "option", "premise"] | None = None
+    step: Literal["verdict", "option", "premise", "key_answer"] | None = None
     """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
-    comparison it chooses) or ``premise`` (does it point out a false premise?)."""
+    comparison it chooses), ``premise`` (does it point out a false premise?) or
+    ``key_answer`` (mechanics against the short form of a sentence-long gold)."""
 
 
 class JudgeVote(Record):

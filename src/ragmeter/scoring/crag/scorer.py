@@ -153,7 +153,9 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        settled = settle(question.query, answers, cut)
+        settled = settle(
+            question.query, answers, cut, list_gold=question.labels.question_type == "set"
+        )
         if settled is not None:
             return ScoredSample(
                 **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail

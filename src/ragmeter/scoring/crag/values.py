@@ -233,8 +233,18 @@ class Value:
     month: int | None = None
     day: int | None = None
     two_digit_year: bool = False
-    qualified: bool = False
-    """Preceded by "over", "about", "at least"...: not an exact statement of the value."""
+    qualifier: str | None = None
+    """The word before the value that makes it inexact ("over", "about", "at least"...)."""
+
+    @property
+    def qualified(self) -> bool:
+        """Not an exact statement of the value."""
+        return self.qualifier is not None
+
+    @property
+    def bound(self) -> bool:
+        """A bound ("over 2 million", "at least 3"), not an approximation ("about 2 million")."""
+        return self.qualifier is not None and self.qualifier not in _APPROXIMATE
 
     @property
     def is_year_like(self) -> bool:
@@ -269,10 +279,17 @@ def _year(text: str) -> tuple[int, bool]:
     return y, False
 
 
-def _qualified(text: str, start: int) -> bool:
+_APPROXIMATE = frozenset(
+    {"about", "approximately", "approx", "around", "roughly", "some", "close to", "estimated"}
+)
+
+
+def _qualified(text: str, start: int) -> str | None:
     before = text[max(0, start - 24) : start]
     m = list(_QUALIFIERS.finditer(before))
-    return bool(m) and before[m[-1].end() :].strip(" $€£~") == ""
+    if m and before[m[-1].end() :].strip(" $€£~") == "":
+        return " ".join(m[-1].group(0).lower().split())
+    return None
 
 
 def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -369,7 +386,7 @@ def find_values(text: str) -> list[Value]:
                 amount=amount * scale,
                 precision=_precision(m.group(2), scale),
                 unit=_CURRENCY_SIGNS[m.group(1).lower()],
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     for m in _MONEY_SUFFIX.finditer(text):
@@ -388,7 +405,7 @@ def find_values(text: str) -> list[Value]:
                 amount=amount * scale,
                 precision=_precision(m.group(1), scale),
                 unit=_CURRENCY_WORDS.get(word, "usd"),
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     for m in _PERCENT.finditer(text):
@@ -404,7 +421,7 @@ def find_values(text: str) -> list[Value]:
                 m.group(0),
                 amount=amount,
                 precision=_precision(m.group(1)),
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     for m in _SCALED.finditer(text):
@@ -422,7 +439,7 @@ def find_values(text: str) -> list[Value]:
                 amount=amount * scale,
                 precision=_precision(m.group(1), scale),
                 unit=_unit_after(text, m.end()),
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     for m in _PLAIN.finditer(text):
@@ -439,7 +456,7 @@ def find_values(text: str) -> list[Value]:
                 amount=amount,
                 precision=_precision(m.group(1)),
                 unit=_unit_after(text, m.end()),
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     for m in _WORD_NUMBER.finditer(text):
@@ -456,7 +473,7 @@ def find_values(text: str) -> list[Value]:
                 m.group(0),
                 amount=Decimal(_WORD_NUMBERS[word]),
                 unit=_unit_after(text, m.end()),
-                qualified=_qualified(text, m.start()),
+                qualifier=_qualified(text, m.start()),
             ),
         )
     found.sort(key=lambda v: v.start)
