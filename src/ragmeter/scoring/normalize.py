@@ -15,7 +15,15 @@ import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["format_number", "normalize_answer", "normalize_text", "number_value", "tokens"]
+__all__ = [
+    "NUMBER_WORDS",
+    "ORDINAL_WORDS",
+    "format_number",
+    "normalize_answer",
+    "normalize_text",
+    "number_value",
+    "tokens",
+]
 
 _UNITS = {
     "zero": 0,
@@ -73,6 +81,11 @@ _ORDINALS = {
     "twelfth": "12th",
 }
 _ARTICLES = frozenset({"a", "an", "the"})
+
+NUMBER_WORDS: dict[str, int] = {**_UNITS, **_TEENS, **_TENS}
+"""Cardinal number words up to ninety, with their values."""
+ORDINAL_WORDS: dict[str, int] = {w: int(v[:-2]) for w, v in _ORDINALS.items()}
+"""Ordinal number words ("third"), with their values; "second" is left out (a unit of time)."""
 
 _THOUSANDS_SEP = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")

@@ -18,10 +18,13 @@ or ``nan`` gold is unscored, and the manipulation screen runs before the judge.
 
 from __future__ import annotations
 
-from ragmeter.scoring.crag.judge import decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.scoring.crag.scorer import STORED_PREDICTION_CHARS, CragScorer, unusable_gold
-from ragmeter.scoring.crag.screen import screen_manipulation
+from ragmeter.scoring.crag.scorer import (
+    STORED_PREDICTION_CHARS,
+    CragScorer,
+    manipulation_sample,
+    unusable_gold,
+)
 from ragmeter.types import Question
 
 __all__ = ["COUNTINGS", "OFFICIAL_NOTE", "OfficialCountingScorer", "official_rule"]
@@ -85,15 +88,9 @@ class OfficialCountingScorer(CragScorer):
             return ScoredSample(**common, label="unscored", unscored_reason=bad_gold)
         # The script had no screen; a judge without one can be talked into "correct", so
         # the manipulation screen runs in this counting too (it only ever lowers a label).
-        flagged = screen_manipulation(cut)
+        flagged = manipulation_sample(cut, common)
         if flagged is not None:
-            return ScoredSample(
-                **common,
-                label="incorrect",
-                rule="manipulation",
-                rule_detail=f"{flagged.pattern}: {flagged.text}",
-                rule_span=(flagged.start, flagged.end),
-            )
+            return flagged
         settled = official_rule(cut, gold)
         if settled == "missing":
             return ScoredSample(**common, label="missing", rule="refusal", rule_detail=_IDK)
@@ -103,16 +100,4 @@ class OfficialCountingScorer(CragScorer):
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
-        votes = [await judge_against_golds(j, question.query, [gold], cut) for j in self.judges]
-        decision = decide(votes)
-        if decision.verdict is None:
-            return ScoredSample(
-                **common,
-                label="unscored",
-                votes=votes,
-                agreement=decision.agreement,
-                unscored_reason=decision.reason,
-            )
-        return ScoredSample(
-            **common, label=decision.verdict, votes=votes, agreement=decision.agreement
-        )
+        return await self._judged(question, [gold], common)

@@ -31,7 +31,13 @@ from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.types import Question
 
-__all__ = ["STORED_PREDICTION_CHARS", "CragScorer", "RefusalConfirmer", "unusable_gold"]
+__all__ = [
+    "STORED_PREDICTION_CHARS",
+    "CragScorer",
+    "RefusalConfirmer",
+    "manipulation_sample",
+    "unusable_gold",
+]
 
 STORED_PREDICTION_CHARS = 10_000
 """A scored sample stores at most this much of an enormous prediction (it scores far less)."""
@@ -50,6 +56,20 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
     if normalize_answer(str(answers[0])) in _EMPTY_GOLDS:
         return f"the gold answer is empty or {str(answers[0]).strip() or 'blank'!r}"
     return None
+
+
+def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
+    """The incorrect sample of a prediction the manipulation screen flags, or None."""
+    flagged = screen_manipulation(cut)
+    if flagged is None:
+        return None
+    return ScoredSample(
+        **common,
+        label="incorrect",
+        rule="manipulation",
+        rule_detail=f"{flagged.pattern}: {flagged.text}",
+        rule_span=(flagged.start, flagged.end),
+    )
 
 
 def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
@@ -115,15 +135,9 @@ class CragScorer:
             "truncated_prediction": cut,
             "truncated": truncated,
         }
-        flagged = screen_manipulation(cut)
+        flagged = manipulation_sample(cut, common)
         if flagged is not None:
-            return ScoredSample(
-                **common,
-                label="incorrect",
-                rule="manipulation",
-                rule_detail=f"{flagged.pattern}: {flagged.text}",
-                rule_span=(flagged.start, flagged.end),
-            )
+            return flagged
         outcome = self.rules.apply(cut, answers)
         if (
             outcome is not None

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from ragmeter.scoring.normalize import NUMBER_WORDS, ORDINAL_WORDS
+
 __all__ = ["Value", "ValueKind", "find_values", "same_value", "surely_different"]
 
 ValueKind = Literal["date", "money", "percent", "number"]
@@ -43,47 +45,7 @@ for _i, _names in enumerate(
     for _n in _names:
         _MONTHS[_n] = _i + 1
 
-_WORD_NUMBERS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "first": 1,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-}
+_WORD_NUMBERS = {**NUMBER_WORDS, **ORDINAL_WORDS}
 _SCALE_WORDS = {
     "thousand": Decimal(10**3),
     "million": Decimal(10**6),
@@ -357,6 +319,31 @@ def _unit_after(text: str, end: int) -> str | None:
     return _UNIT_ALIASES.get(m.group(1).lower())
 
 
+def _amount_matches(text: str) -> list[tuple[re.Match[str], ValueKind, str, Decimal, str | None]]:
+    """(match, kind, digits as written, scale, unit) of every written amount, in the order
+    the readers claim text: money first, then percentages, scaled and plain numbers."""
+    out: list[tuple[re.Match[str], ValueKind, str, Decimal, str | None]] = []
+    for m in _MONEY_PREFIX.finditer(text):
+        scale = Decimal(1)
+        if m.group(3):
+            scale = _SCALE_WORDS[m.group(3).lower()]
+        elif m.group(4):
+            scale = _SCALE_LETTERS[m.group(4).lower()]
+        out.append((m, "money", m.group(2), scale, _CURRENCY_SIGNS[m.group(1).lower()]))
+    for m in _MONEY_SUFFIX.finditer(text):
+        scale = _SCALE_WORDS[m.group(2).lower()] if m.group(2) else Decimal(1)
+        word = m.group(3).lower().replace("us dollars", "dollars")
+        out.append((m, "money", m.group(1), scale, _CURRENCY_WORDS.get(word, "usd")))
+    for m in _PERCENT.finditer(text):
+        out.append((m, "percent", m.group(1), Decimal(1), None))
+    for m in _SCALED.finditer(text):
+        unit = _unit_after(text, m.end())
+        out.append((m, "number", m.group(1), _SCALE_WORDS[m.group(2).lower()], unit))
+    for m in _PLAIN.finditer(text):
+        out.append((m, "number", m.group(1), Decimal(1), _unit_after(text, m.end())))
+    return out
+
+
 def find_values(text: str) -> list[Value]:
     """Every value in ``text``, in order of position (dates, money, percentages, numbers)."""
     taken: list[tuple[int, int]] = []
@@ -367,115 +354,36 @@ def find_values(text: str) -> list[Value]:
             taken.append((m.start(), m.end()))
             found.append(value)
 
-    for m in _MONEY_PREFIX.finditer(text):
-        amount = _decimal(m.group(2))
+    for m, kind, digits, scale, unit in _amount_matches(text):
+        amount = _decimal(digits)
         if amount is None:
             continue
-        scale = Decimal(1)
-        if m.group(3):
-            scale = _SCALE_WORDS[m.group(3).lower()]
-        elif m.group(4):
-            scale = _SCALE_LETTERS[m.group(4).lower()]
-        claim(
-            m,
-            Value(
-                "money",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=amount * scale,
-                precision=_precision(m.group(2), scale),
-                unit=_CURRENCY_SIGNS[m.group(1).lower()],
-                qualifier=_qualified(text, m.start()),
-            ),
+        value = Value(
+            kind,
+            m.start(),
+            m.end(),
+            m.group(0),
+            amount=amount * scale,
+            precision=_precision(digits, scale),
+            unit=unit,
+            qualifier=_qualified(text, m.start()),
         )
-    for m in _MONEY_SUFFIX.finditer(text):
-        amount = _decimal(m.group(1))
-        if amount is None:
-            continue
-        scale = _SCALE_WORDS[m.group(2).lower()] if m.group(2) else Decimal(1)
-        word = m.group(3).lower().replace("us dollars", "dollars")
-        claim(
-            m,
-            Value(
-                "money",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=amount * scale,
-                precision=_precision(m.group(1), scale),
-                unit=_CURRENCY_WORDS.get(word, "usd"),
-                qualifier=_qualified(text, m.start()),
-            ),
-        )
-    for m in _PERCENT.finditer(text):
-        amount = _decimal(m.group(1))
-        if amount is None:
-            continue
-        claim(
-            m,
-            Value(
-                "percent",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=amount,
-                precision=_precision(m.group(1)),
-                qualifier=_qualified(text, m.start()),
-            ),
-        )
-    for m in _SCALED.finditer(text):
-        amount = _decimal(m.group(1))
-        if amount is None:
-            continue
-        scale = _SCALE_WORDS[m.group(2).lower()]
-        claim(
-            m,
-            Value(
-                "number",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=amount * scale,
-                precision=_precision(m.group(1), scale),
-                unit=_unit_after(text, m.end()),
-                qualifier=_qualified(text, m.start()),
-            ),
-        )
-    for m in _PLAIN.finditer(text):
-        amount = _decimal(m.group(1))
-        if amount is None:
-            continue
-        claim(
-            m,
-            Value(
-                "number",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=amount,
-                precision=_precision(m.group(1)),
-                unit=_unit_after(text, m.end()),
-                qualifier=_qualified(text, m.start()),
-            ),
-        )
+        claim(m, value)
     for m in _WORD_NUMBER.finditer(text):
         word = m.group(1).lower()
         # "one" is as often a pronoun ("the one who...") as a number: only before a unit.
         if word == "one" and _unit_after(text, m.end()) is None:
             continue
-        claim(
-            m,
-            Value(
-                "number",
-                m.start(),
-                m.end(),
-                m.group(0),
-                amount=Decimal(_WORD_NUMBERS[word]),
-                unit=_unit_after(text, m.end()),
-                qualifier=_qualified(text, m.start()),
-            ),
+        value = Value(
+            "number",
+            m.start(),
+            m.end(),
+            m.group(0),
+            amount=Decimal(_WORD_NUMBERS[word]),
+            unit=_unit_after(text, m.end()),
+            qualifier=_qualified(text, m.start()),
         )
+        claim(m, value)
     found.sort(key=lambda v: v.start)
     return found
 
