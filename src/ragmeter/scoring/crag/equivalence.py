@@ -37,6 +37,7 @@ __all__ = [
     "gold_option",
     "gold_values",
     "list_outcome",
+    "long_list",
     "settle",
     "value_outcome",
     "yes_no_outcome",
@@ -403,26 +404,33 @@ def contradicted_values(gold: str, prediction: str) -> list[Value]:
     """The prediction's figures that restate one of the gold's figures wrongly.
 
     A figure counts when the gold has figures of its kind and scale (within a factor of
-    ten, years left out) and it matches none of them: "0.21" against a gold with 0.29 and
-    0.24. Figures the gold says nothing about are extra detail, not contradictions.
+    two, years and ranks like "No. 1" left out) and it matches none of them: "0.21"
+    against a gold with 0.29 and 0.24. Figures the gold says nothing about are extra
+    detail, and an approximate figure within 10% of the gold's stands.
     """
     gold_vals = [v for v in find_values(gold) if v.amount is not None and not v.is_year_like]
     out = []
     for v in find_values(prediction):
         if v.amount is None or v.is_year_like or v.amount == 0:
             continue
+        if _RANK.search(prediction[: v.start]):
+            continue
         peers = [
             g
             for g in gold_vals
-            if comparable(g, v) and g.amount and Decimal("0.1") <= abs(v.amount / g.amount) <= 10
+            if comparable(g, v) and g.amount and Decimal("0.5") <= abs(v.amount / g.amount) <= 2
         ]
-        if (
-            peers
-            and not any(same_value(g, v) for g in peers)
-            and all(_different(g, v) for g in peers)
-        ):
+        if not peers or any(same_value(g, v) for g in peers):
+            continue
+        near = [g for g in peers if g.amount and abs(v.amount - g.amount) <= abs(g.amount) / 10]
+        if v.qualified and near:
+            continue
+        if all(_different(g, v) for g in peers):
             out.append(v)
     return out
+
+
+_RANK = re.compile(r"(?:\bno\.|#|\bnumber|\bnum\.)\s*$", re.IGNORECASE)
 
 
 def settle(
@@ -523,3 +531,9 @@ def list_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
         return RuleOutcome("correct", "list_items", f"the {len(gold)} gold items, none added")
     detail = f"{missing} gold item(s) missing, {extra} item(s) added"
     return RuleOutcome("incorrect", "list_items", detail)
+
+
+def long_list(text: str) -> bool:
+    """True when ``text`` is a list of three items or more ("a, b and c")."""
+    items = _gold_items(text)
+    return items is not None and len(items) >= 3

@@ -42,7 +42,7 @@ from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
-from ragmeter.scoring.crag.equivalence import gold_option, settle
+from ragmeter.scoring.crag.equivalence import gold_option, long_list, settle
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
@@ -63,6 +63,12 @@ __all__ = [
 _PACKAGE = "ragmeter.scoring.crag"
 PROMPT_VERSION = 5
 """Bumped when the way a case is put to the judge changes (part of the prompt fingerprint)."""
+
+YES_THRESHOLD = 0.75
+"""The verdict is correct when P(yes) exceeds this. A small model leans to "yes" on
+plausible wrong answers: on the real-answer set's dev split, the default local model's
+verdicts agreed best with the graders at 0.72-0.75 (0.56 at 0.5). Strong judges give
+probabilities near 0 or 1, where the threshold hardly matters."""
 
 KEY_ANSWER_MIN_WORDS = 7
 """A gold of this many words or more gets a short form extracted for the judge."""
@@ -295,12 +301,14 @@ class LLMJudge:
         *,
         retries: int = 2,
         key_answer_tokens: int = 24,
+        yes_threshold: float = YES_THRESHOLD,
     ):
         self.llm = llm
         self._spec = spec
         self.prompt = prompt or JudgePrompt.builtin()
         self.retries = max(0, retries)
         self.key_answer_tokens = key_answer_tokens
+        self.yes_threshold = yes_threshold
 
     @property
     def spec(self) -> str:
@@ -415,7 +423,7 @@ class LLMJudge:
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
             # what mechanics can prove about it is settled without asking for a verdict.
-            settled = settle(question, [key], prediction)
+            settled = settle(question, [key], prediction, list_gold=long_list(key))
             if settled is not None:
                 return GoldCheck(
                     gold=gold,
@@ -429,7 +437,7 @@ class LLMJudge:
         if probs is None:
             return GoldCheck(gold=gold, verdict=None, attempts=attempts, error=error)
         p_yes = probs.probs.get("yes", 0.0)
-        verdict: Verdict = "correct" if p_yes > 0.5 else "incorrect"
+        verdict: Verdict = "correct" if p_yes > self.yes_threshold else "incorrect"
         short = f" (short form: {key})" if key else ""
         return GoldCheck(
             gold=gold,

@@ -76,6 +76,7 @@ _STOP = frozenset(
 )
 
 # "..., X or Y?", "...: X or Y?", "... between X and Y?", "X vs Y"
+_MORE_OPTIONS = re.compile(r",[^,]+,\s*$")
 _TAIL_OR = re.compile(r"[,:;]\s*(?:between\s+)?(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
 # "..., jurassic park or star wars: episode iv - a new hope?": titles may hold colons.
 _COMMA_OR = re.compile(r",\s*(?:between\s+)?(?P<a>[^,;]+?)\s+or\s+(?P<b>[^,;?]+?)\s*\??\s*$")
@@ -109,6 +110,8 @@ def comparison_options(query: str) -> ComparisonOptions | None:
         m = pattern.search(q)
         if m is None:
             continue
+        if _MORE_OPTIONS.search(q[: m.start("a")]):
+            return None  # "a, b, or c": three options or more are not a comparison of two
         a, b = m.group("a").strip(), m.group("b").strip()
         wa, wb = _words(a), _words(b)
         if not wa or not wb or len(a.split()) > 8 or len(b.split()) > 8:
@@ -120,10 +123,25 @@ def comparison_options(query: str) -> ComparisonOptions | None:
     return None
 
 
+def _same_word(a: str, b: str) -> bool:
+    """Equal, or the same long word misspelt at its end ("carpenterers" for "carpenters")."""
+    if a == b:
+        return True
+    n = min(len(a), len(b))
+    if n < 6:
+        return False
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), n)
+    return common >= max(6, int(0.75 * n))
+
+
+def _has(words: frozenset[str], tok: str) -> bool:
+    return any(_same_word(w, tok) for w in words)
+
+
 def _mentions(words: frozenset[str], text_tokens: set[str]) -> bool:
     if not words:
         return False
-    hit = len(words & text_tokens)
+    hit = sum(1 for w in words if any(_same_word(w, t) for t in text_tokens))
     # A surname alone names a person ("brady"); require most words of longer names.
     return hit >= max(1, (len(words) + 1) // 2)
 
@@ -138,7 +156,7 @@ def first_named(options: ComparisonOptions, text: str) -> int | None:
     """Which option ``text`` names first (0 or 1), or None when it names neither."""
     toks = tokens(text)
     for tok in toks:
-        in_first, in_second = tok in options.first_words, tok in options.second_words
+        in_first, in_second = _has(options.first_words, tok), _has(options.second_words, tok)
         if in_first != in_second:
             return 0 if in_first else 1
     return None
