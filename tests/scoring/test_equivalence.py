@@ -26,6 +26,8 @@ from ragmeter.scoring.crag.options import comparison_options
         ("1974", "It came out in 1975.", "incorrect"),
         ("$221.83", "209.52", "incorrect"),
         ("28.3", "the current pe ratio is 26.66", "incorrect"),
+        ("89", "89 points (they lost 94-89 in Game 5).", "correct"),  # a count it leads with
+        ("$519.53 billion", "For 2021-2023 it was about $519.5 billion.", "correct"),
     ],
 )
 def test_value_outcomes(gold: str, pred: str, label: str) -> None:
@@ -37,7 +39,7 @@ def test_value_outcomes(gold: str, pred: str, label: str) -> None:
 @pytest.mark.parametrize(
     ("gold", "pred"),
     [
-        ("2", "He played 2 seasons and won 3 titles."),  # a bare count among other numbers
+        ("2", "He won 3 titles in 2 seasons."),  # a bare count among other numbers
         ("over 4,000 miles", "4,000 miles"),  # a qualified gold is the judge's
         ("2 million", "over 2 million"),
         ("seinfeld season 9", "Season 9"),  # not a value-like gold

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 __all__ = [
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
+    "contains_words",
     "format_number",
     "normalize_answer",
     "normalize_text",
@@ -241,3 +242,10 @@ def tokens(text: str) -> list[str]:
 def normalize_answer(text: str) -> str:
     """The canonical form used to compare a prediction with a gold answer."""
     return " ".join(tokens(text))
+
+
+def contains_words(text: str, part: str) -> bool:
+    """True when ``part`` appears in ``text`` word for word, after normalisation."""
+    hay, needle = tokens(text), tokens(part)
+    n = len(needle)
+    return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))

@@ -188,6 +188,10 @@ def _different(g: Value, v: Value) -> bool:
 def _verdict_for_single(g: Value, pred_values: list[Value], all_pred: list[Value]) -> str | None:
     # "over 2 million" does not state 2 million; "about $1.2 trillion" states $1.189 trillion.
     same = [v for v in pred_values if same_value(g, v) and not v.bound]
+    firsts = [v for v in all_pred if not v.is_year_like]
+    if same and firsts and firsts[0] is same[0] and g.kind == "number" and not g.is_year_like:
+        # A count the answer leads with: "89 points (lost 94-89 to Denver)", "Ten films: ...".
+        return "correct"
     if same and len(same) == len(pred_values):
         # A bare count is easily stated by accident ("2 seasons" for "2 titles"):
         # proven only when the prediction holds no other number at all.
@@ -251,7 +255,14 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
         if gv is None:
             verdicts.append(None)
             continue
-        relevant = [v for v in pred_all if any(comparable(g, v) for g in gv.values)]
+        dated = any(g.kind == "date" or g.is_year_like for g in gv.values)
+        # A year in the answer ("revenue for 2021-2023 was $519.5 billion") is context
+        # unless the gold itself is a date or a year.
+        relevant = [
+            v
+            for v in pred_all
+            if any(comparable(g, v) for g in gv.values) and (dated or not v.is_year_like)
+        ]
         # "over 4,000 miles" is a claim about a bound: a gold like that is the judge's.
         if not relevant or any(v.qualified for v in gv.values):
             verdicts.append(None)
