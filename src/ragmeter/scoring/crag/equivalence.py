@@ -33,11 +33,13 @@ from ragmeter.scoring.normalize import normalize_answer, tokens
 
 __all__ = [
     "GoldValues",
+    "code_outcome",
     "comparison_outcome",
     "gold_option",
     "gold_values",
     "list_outcome",
     "long_list",
+    "restates_question",
     "settle",
     "value_outcome",
     "yes_no_outcome",
@@ -451,6 +453,7 @@ def settle(
     list gold its items), or None."""
     return (
         yes_no_outcome(answers, prediction)
+        or code_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
         or (list_outcome(answers, prediction) if list_gold else None)
@@ -500,8 +503,34 @@ def _items(text: str, *, strip_lead_in: bool) -> list[set[str]]:
     body = re.split(r"(?<=[a-z)][a-z)])\.\s+(?=[A-Z])", body)[0]
     if strip_lead_in:
         body = _LEAD_IN.sub("", body, count=1)
-    parts = [p.strip(" .-*•") for p in _ITEM_SPLIT.split(body)]
-    return [w for w in (set(tokens(p)) - _ITEM_STOP for p in parts if p) if w]
+    parts: list[str] = []
+    for part in (p.strip(" .-*•") for p in _ITEM_SPLIT.split(body)):
+        # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
+        if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
+            parts[-1] += f" {part}"
+        elif part:
+            parts.append(part)
+    return [w for w in (set(tokens(p)) - _ITEM_STOP for p in parts) if w]
+
+
+_LEGAL_SUFFIXES = frozenset(
+    [
+        "inc",
+        "ltd",
+        "llc",
+        "corp",
+        "corporation",
+        "co",
+        "plc",
+        "lp",
+        "sa",
+        "ag",
+        "nv",
+        "se",
+        "limited",
+        "incorporated",
+    ]
+)
 
 
 def _gold_items(gold: str) -> list[set[str]] | None:
@@ -548,3 +577,137 @@ def long_list(text: str) -> bool:
     """True when ``text`` is a list of three items or more ("a, b and c")."""
     items = _gold_items(text)
     return items is not None and len(items) >= 3
+
+
+# Short codes CRAG's golds use (from its knowledge graph): countries, languages, results.
+_CODES: dict[str, frozenset[str]] = {
+    k: frozenset(v.split("|"))
+    for k, v in {
+        "us": "united states|usa|america|american|u s",
+        "usa": "united states|america|american|us",
+        "uk": "united kingdom|britain|great britain|british|england|english",
+        "gb": "united kingdom|britain|great britain|british",
+        "en": "english",
+        "es": "spain|spanish",
+        "fr": "france|french",
+        "de": "germany|german",
+        "it": "italy|italian",
+        "pt": "portugal|portuguese",
+        "ja": "japanese",
+        "jp": "japan|japanese",
+        "ko": "korean",
+        "kr": "south korea|korea|korean",
+        "zh": "chinese|mandarin",
+        "cn": "china|chinese",
+        "hi": "hindi",
+        "ru": "russia|russian",
+        "ca": "canada|canadian",
+        "au": "australia|australian",
+        "mx": "mexico|mexican",
+        "in": "india|indian",
+        "br": "brazil|brazilian",
+        "w": "win|won|wins|victory|beat|defeated",
+        "l": "loss|lost|lose|defeat|defeated by|beaten",
+        "d": "draw|drew|tie|tied",
+    }.items()
+}
+
+
+def code_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """A gold that is a short code ("en", "es", "w") against a prediction naming it in words.
+
+    Correct when the prediction names the code's meaning and no other code's meaning of the
+    same table ("English" for "en", "Strasbourg lost" for "l"); otherwise the judge decides.
+    """
+    gold = normalize_answer(answers[0]) if answers else ""
+    names = _CODES.get(gold)
+    if names is None:
+        return None
+    text = " ".join(tokens(prediction))
+    said = {n for n in names if f" {n} " in f" {text} "}
+    if not said:
+        return None
+    results = gold in ("w", "l", "d")
+    rivals = [
+        k
+        for k, v in _CODES.items()
+        if k != gold
+        and (k in ("w", "l", "d")) == results
+        and not v & names
+        and any(f" {n} " in f" {text} " for n in v)
+    ]
+    if rivals:
+        return None
+    return RuleOutcome("correct", "code_match", f"{sorted(said)[0]} = {gold}")
+
+
+_QUESTION_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "with",
+        "by",
+        "from",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "which",
+        "who",
+        "what",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "their",
+        "his",
+        "her",
+        "and",
+        "or",
+        "as",
+        "than",
+        "more",
+        "most",
+        "answer",
+        "question",
+    ]
+)
+
+
+def restates_question(query: str, prediction: str) -> bool:
+    """True when the prediction only repeats the question: it gives no answer (missing).
+
+    "The company with the highest EPS growth is the company with the highest EPS growth":
+    no content word that is not the question's, and no figure of its own.
+    """
+    asked = set(tokens(query))
+    words = [w for w in tokens(prediction) if w not in _QUESTION_STOP and len(w) > 2]
+    if len(words) < 3:
+        return False
+    if any(w not in asked for w in words):
+        return False  # a word of its own may be the answer ("the capital is paris")
+    asked_values = {v.amount for v in find_values(query)}
+    return all(v.amount in asked_values for v in find_values(prediction) if v.amount is not None)

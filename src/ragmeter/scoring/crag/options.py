@@ -77,7 +77,7 @@ _STOP = frozenset(
 
 # "..., X or Y?", "...: X or Y?", "... between X and Y?", "X vs Y"
 _MORE_OPTIONS = re.compile(r",[^,]+,\s*$")
-_TAIL_OR = re.compile(r"[,:;]\s*(?:between\s+)?(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
+_TAIL_OR = re.compile(r"[,:;?]\s*(?:between\s+)?(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
 # "..., jurassic park or star wars: episode iv - a new hope?": titles may hold colons.
 _COMMA_OR = re.compile(r",\s*(?:between\s+)?(?P<a>[^,;]+?)\s+or\s+(?P<b>[^,;?]+?)\s*\??\s*$")
 # "is it owned by time warner or universal pictures?"

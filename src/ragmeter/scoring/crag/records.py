@@ -61,6 +61,8 @@ RuleName = Literal[
     "yes_no",
     "comparison_option",
     "list_items",
+    "code_match",
+    "restates_question",
     "unmatched_rules_only",
 ]
 """How a rule settled a sample.
@@ -84,6 +86,9 @@ RuleName = Literal[
   pick, or the option a sentence leads with).
 - ``list_items``: a set question's list answer has exactly the gold's items, or misses or
   adds one.
+- ``code_match``: a gold that is one of CRAG's short codes ("en", "es", "w") named in words.
+- ``restates_question``: the prediction only repeats the question, so it gives no answer
+  (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 

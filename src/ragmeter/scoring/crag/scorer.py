@@ -22,7 +22,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from ragmeter.scoring.crag.equivalence import settle
+from ragmeter.scoring.crag.equivalence import restates_question, settle
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules
@@ -174,6 +174,8 @@ class CragScorer:
             return ScoredSample(
                 **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail
             )
+        if restates_question(question.query, cut):
+            return ScoredSample(**common, label="missing", rule="restates_question")
         if self.rules_only:
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
