@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.crag.equivalence import (
+    code_outcome,
     comparison_outcome,
     gold_option,
     gold_values,
     list_outcome,
+    restates_question,
     settle,
     value_outcome,
     yes_no_outcome,
@@ -117,3 +119,23 @@ def test_list_items() -> None:
     # Not a list answer, or not a list gold: the judge's.
     assert list_outcome(gold, "Maddox.") is None
     assert list_outcome(["the band was formed by john and paul in 1960"], "John, Paul") is None
+
+
+def test_short_codes_named_in_words() -> None:
+    assert code_outcome(["en"], "English.").label == "correct"  # type: ignore[union-attr]
+    assert code_outcome(["es"], "She is from Spain.").label == "correct"  # type: ignore[union-attr]
+    assert code_outcome(["us"], "The United States.").label == "correct"  # type: ignore[union-attr]
+    assert code_outcome(["l"], "Strasbourg lost their last match.").label == "correct"  # type: ignore[union-attr]
+    assert code_outcome(["w"], "They lost 2-1.") is None  # the other result: the judge's
+    assert code_outcome(["en"], "French") is None
+    assert code_outcome(["paris"], "Paris") is None
+
+
+def test_a_prediction_that_only_repeats_the_question_gives_no_answer() -> None:
+    q = "which company in the s&p 500 has the highest eps growth rate?"
+    assert restates_question(q, "The company with the highest EPS growth rate in the S&P 500.")
+    assert not restates_question(
+        "what is the capital of france?", "The capital of France is Paris."
+    )
+    assert not restates_question(q, "Nvidia has the highest EPS growth rate in the S&P 500.")
+    assert not restates_question("how many moons does mars have?", "Mars has 2 moons.")

@@ -508,11 +508,16 @@ def _items(text: str, *, strip_lead_in: bool) -> list[set[str]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
-        elif part:
+        elif part and not _CLAUSE.match(part):
+            # ", who joined the club in 2022" comments on an item; it is not one.
             parts.append(part)
     return [w for w in (set(tokens(p)) - _ITEM_STOP for p in parts) if w]
 
 
+_CLAUSE = re.compile(
+    r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as)\b",
+    re.IGNORECASE,
+)
 _LEGAL_SUFFIXES = frozenset(
     [
         "inc",
@@ -705,7 +710,9 @@ def restates_question(query: str, prediction: str) -> bool:
     """
     asked = set(tokens(query))
     words = [w for w in tokens(prediction) if w not in _QUESTION_STOP and len(w) > 2]
-    if len(words) < 3:
+    # A short reply made of the question's words may be a pick among options it names
+    # ("Washington Crossing the Delaware"): only a long restatement is no answer.
+    if len(words) < 5:
         return False
     if any(w not in asked for w in words):
         return False  # a word of its own may be the answer ("the capital is paris")
