@@ -70,7 +70,7 @@ def test_rules_only_is_flagged(truncator: Truncator) -> None:
 
 def test_unparseable_judge_is_unscored_not_wrong(truncator: Truncator) -> None:
     scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "hmm"), "fake")], truncator=truncator)
-    s = asyncio.run(scorer.score(q("paris"), "The answer is Paris"))
+    s = asyncio.run(scorer.score(q("paris"), "The capital must be Paris"))
     assert s.label == "unscored" and s.unscored_reason and "judge call failed" in s.unscored_reason
     assert s.score is None
 

@@ -69,7 +69,10 @@ def test_yes_no() -> None:
     assert yes_no_outcome(["yes"], "Yes, they did.").label == "correct"  # type: ignore[union-attr]
     assert yes_no_outcome(["no"], "Yes.").label == "incorrect"  # type: ignore[union-attr]
     assert yes_no_outcome(["yes"], "They did.") is None
-    assert yes_no_outcome(["paris"], "Yes") is None
+    # A bare "yes" to a question whose answer is something else answers nothing asked.
+    bare = yes_no_outcome(["paris"], "Yes")
+    assert bare is not None and bare.label == "incorrect"
+    assert yes_no_outcome(["paris"], "Yes, it is Paris.") is None
 
 
 def test_comparison_options_and_picks() -> None:

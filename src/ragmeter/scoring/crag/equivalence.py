@@ -35,6 +35,7 @@ __all__ = [
     "GoldValues",
     "code_outcome",
     "comparison_outcome",
+    "denies",
     "gold_option",
     "gold_values",
     "list_outcome",
@@ -287,9 +288,13 @@ _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 
 
 def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
-    """A yes/no gold against a prediction that opens with yes or no."""
+    """A yes/no gold against a prediction that opens with yes or no; a bare "yes" or "no"
+    to a question whose gold is something else."""
     gold = _YES_NO.get(normalize_answer(answers[0])) if answers else None
     if gold is None:
+        bare = normalize_answer(prediction)
+        if bare in _YES_NO and not any(normalize_answer(a) in _YES_NO for a in answers):
+            return RuleOutcome("incorrect", "yes_no", f"{bare} to a question answered otherwise")
         return None
     words = tokens(prediction)
     if not words or words[0] not in ("yes", "no"):
@@ -413,18 +418,21 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     return RuleOutcome("correct", "comparison_option", f"leads with {named} = {picked}")
 
 
-def contradicted_values(gold: str, prediction: str) -> list[Value]:
+def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> list[Value]:
     """The prediction's figures that restate one of the gold's figures wrongly.
 
     A figure counts when the gold has figures of its kind and scale (within a factor of
     two, years and ranks like "No. 1" left out) and it matches none of them: "0.21"
     against a gold with 0.29 and 0.24. Figures the gold says nothing about are extra
-    detail, and an approximate figure within 10% of the gold's stands.
+    detail, and an approximate figure within 10% of the gold's stands. ``years``: years
+    count too (a sentence gold's "1999 movie" restated as "2009 movie").
     """
-    gold_vals = [v for v in find_values(gold) if v.amount is not None and not v.is_year_like]
+    gold_vals = [
+        v for v in find_values(gold) if v.amount is not None and (years or not v.is_year_like)
+    ]
     out = []
     for v in find_values(prediction):
-        if v.amount is None or v.is_year_like or v.amount == 0:
+        if v.amount is None or (v.is_year_like and not years) or v.amount == 0:
             continue
         if _RANK.search(prediction[: v.start]):
             continue
@@ -508,7 +516,7 @@ def _items(text: str, *, strip_lead_in: bool) -> list[set[str]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
-        elif part and not _CLAUSE.match(part):
+        elif part and not (parts and _CLAUSE.match(part)):
             # ", who joined the club in 2022" comments on an item; it is not one.
             parts.append(part)
     return [w for w in (set(tokens(p)) - _ITEM_STOP for p in parts) if w]
@@ -718,3 +726,17 @@ def restates_question(query: str, prediction: str) -> bool:
         return False  # a word of its own may be the answer ("the capital is paris")
     asked_values = {v.amount for v in find_values(query)}
     return all(v.amount in asked_values for v in find_values(prediction) if v.amount is not None)
+
+
+_DENIAL = re.compile(
+    r"\b(?:not|never|no|none|nobody|nothing|neither|nor|false|incorrect|wrong|invalid|untrue"
+    r"|mistaken|misconception|doesn'?t|isn'?t|wasn'?t|hasn'?t|haven'?t|didn'?t|aren'?t|weren'?t"
+    r"|won'?t|can'?t|cannot|without|zero|premise|actually|rather|instead)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def denies(prediction: str) -> bool:
+    """True when the prediction says something is not so (a false premise can only be
+    pointed out in words like these); "Chicken." cannot point one out."""
+    return _DENIAL.search(prediction) is not None

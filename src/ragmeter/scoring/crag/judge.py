@@ -42,7 +42,13 @@ from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
-from ragmeter.scoring.crag.equivalence import gold_option, long_list, settle
+from ragmeter.scoring.crag.equivalence import (
+    contradicted_values,
+    denies,
+    gold_option,
+    long_list,
+    settle,
+)
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
@@ -392,6 +398,14 @@ class LLMJudge:
         )
 
     async def _premise_check(self, question: str, gold: str, prediction: str) -> GoldCheck:
+        if not denies(prediction):
+            return GoldCheck(
+                gold=gold,
+                verdict="incorrect",
+                rationale="no word of denial: the answer cannot point out a false premise",
+                step="premise",
+                calls=0,
+            )
         messages = self.prompt.premise_messages(question, prediction)
         probs, error, attempts = await self._choices(messages, ["yes", "no"])
         if probs is None:
@@ -419,7 +433,7 @@ class LLMJudge:
             check = await self._check(question, gold, prediction)
         finally:
             _CALLS.reset(token)
-        return check.model_copy(update={"calls": max(1, tally[0])})
+        return check.model_copy(update={"calls": tally[0]})
 
     async def _check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         if is_invalid_gold([gold]):
@@ -427,6 +441,17 @@ class LLMJudge:
         option = await self._option_check(question, gold, prediction)
         if option is not None:
             return option
+        wrong = contradicted_values(gold, prediction, years=True)
+        if wrong:
+            # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
+            shown = ", ".join(v.text for v in wrong)
+            return GoldCheck(
+                gold=gold,
+                verdict="incorrect",
+                rationale=f"restates the true answer's figures wrongly: {shown}",
+                step="verdict",
+                calls=0,
+            )
         key = await self.key_answer(question, gold)
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:

@@ -13,6 +13,7 @@ Applied in order to the truncated prediction:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +33,13 @@ __all__ = [
 ]
 
 INVALID_QUESTION = "invalid question"
+
+# "It is Texas Rangers." is the gold with a few words before it.
+_LEAD_IN = re.compile(
+    r"^\s*(?:it\s+is|it's|it\s+was|the\s+answer\s+is|answer\s*:|short\s+answer\s*:|that\s+would\s+be"
+    r"|that's|that\s+is|this\s+is|they\s+are|he\s+is|she\s+is|it\s+would\s+be)\s+",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -82,9 +90,10 @@ class Rules:
         refusal = self.refusal.match(prediction) if check_refusal else None
         if refusal is not None:
             return RuleOutcome("missing", "refusal", refusal.phrase)
-        norm = normalize_answer(prediction)
+        forms = {normalize_answer(prediction), normalize_answer(_LEAD_IN.sub("", prediction))}
+        forms.discard("")
         for i, gold in enumerate(answers):
-            if norm and norm == normalize_answer(gold):
+            if normalize_answer(gold) in forms:
                 return RuleOutcome("correct", "exact_match" if i == 0 else "alias_match", gold)
         invalid_gold = is_invalid_gold(answers)
         claim = self.invalid_phrases.search(prediction)
