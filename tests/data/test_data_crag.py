@@ -96,7 +96,7 @@ def test_generated_releases_in_every_container(tmp_path: Path, suffix: str, rele
     ("mutate", "message"),
     [
         (lambda r: r.pop("answer"), "missing required field(s): answer"),
-        (lambda r: r.update(answer=3), "'answer' must be a string"),
+        (lambda r: r.update(answer=["a", "b"]), "'answer' must be a string"),
         (lambda r: r.update(alternative_answers="[oops"), "not a JSON list"),
         (lambda r: r.update(search_results={"a": 1}), "'search_results' must be a list"),
         (lambda r: r.update(domain=["finance"]), "'domain' must be a string"),
@@ -158,3 +158,11 @@ def test_format_detection_reports_a_broken_only_row(tmp_path: Path) -> None:
     p.write_text('{"what": 1}\n')
     with pytest.raises(DataError, match=r"cannot tell the data format.*fields: what"):
         detect_format(p)
+
+
+def test_numbers_where_strings_are_expected_are_read_as_strings(tmp_path: Path) -> None:
+    row = {"interaction_id": "q1", "query": "how many?", "answer": 3, "alt_ans": [0, 2.5]}
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    (q,) = list(read_crag(path))
+    assert q.answers == [["3", "0", "2.5"]]
