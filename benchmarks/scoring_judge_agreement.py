@@ -45,6 +45,7 @@ async def measure(name: str, judge: str, cache: bool) -> tuple[dict[str, Any], l
     if split:
         cases = [c for c in cases if c.split == split]
     scorer, panel = build_scorer(judge, cache=cache)
+    identities = panel.identities  # read while the models are open
     t0 = time.perf_counter()
     try:
         result, samples = await run_judge_check(cases, scorer, judge)
@@ -71,7 +72,7 @@ async def measure(name: str, judge: str, cache: bool) -> tuple[dict[str, Any], l
     if suite == "real":
         figures["by_system"] = {k: round(sum(v) / len(v), 4) for k, v in sorted(by_system.items())}
         figures["misses"] = [_miss(c_s) for c_s in zip(cases, samples, strict=True) if _wrong(c_s)]
-    return figures, panel.identities
+    return figures, identities
 
 
 def _wrong(pair: tuple[Any, ScoredSample]) -> bool:
