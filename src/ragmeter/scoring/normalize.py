@@ -16,6 +16,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
+    "FUNCTION_WORDS",
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
     "contains_words",
@@ -82,6 +83,55 @@ _ORDINALS = {
     "twelfth": "12th",
 }
 _ARTICLES = frozenset({"a", "an", "the"})
+
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "with",
+        "by",
+        "from",
+        "and",
+        "or",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "which",
+        "who",
+        "what",
+        "whom",
+        "whose",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "their",
+        "his",
+        "her",
+        "than",
+        "more",
+        "most",
+    ]
+)
+"""Words that carry no content of their own (articles, prepositions, auxiliaries, pronouns)."""
 
 NUMBER_WORDS: dict[str, int] = {**_UNITS, **_TEENS, **_TENS}
 """Cardinal number words up to ninety, with their values."""

@@ -29,7 +29,7 @@ from ragmeter.scoring.crag.values import (
     same_value,
     surely_different,
 )
-from ragmeter.scoring.normalize import normalize_answer, tokens
+from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, tokens
 
 __all__ = [
     "GoldValues",
@@ -654,59 +654,8 @@ def code_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     return RuleOutcome("correct", "code_match", f"{sorted(said)[0]} = {gold}")
 
 
-_QUESTION_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "with",
-        "by",
-        "from",
-        "is",
-        "was",
-        "are",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "which",
-        "who",
-        "what",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "how",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "their",
-        "his",
-        "her",
-        "and",
-        "or",
-        "as",
-        "than",
-        "more",
-        "most",
-        "answer",
-        "question",
-    ]
+_QUESTION_STOP = FUNCTION_WORDS | frozenset(
+    ["answer", "as", "how", "question", "when", "where", "why"]
 )
 
 

@@ -12,67 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragmeter.scoring.normalize import tokens
+from ragmeter.scoring.normalize import FUNCTION_WORDS, tokens
 
 __all__ = ["ComparisonOptions", "comparison_options", "first_named", "named_options"]
 
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "and",
-        "or",
-        "for",
-        "by",
-        "with",
-        "from",
-        "is",
-        "was",
-        "are",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "which",
-        "who",
-        "what",
-        "whom",
-        "whose",
-        "one",
-        "more",
-        "most",
-        "less",
-        "fewer",
-        "than",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "their",
-        "his",
-        "her",
-        "team",
-        "company",
-        "movie",
-        "film",
-        "album",
-        "song",
-        "band",
-        "player",
-    ]
+_STOP = FUNCTION_WORDS | frozenset(
+    ["album", "band", "company", "fewer", "film", "less", "movie", "one", "player", "song", "team"]
 )
 
 # "..., X or Y?", "...: X or Y?", "... between X and Y?", "X vs Y"
