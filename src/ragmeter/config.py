@@ -211,7 +211,7 @@ class PricesSpec(_Spec):
 
 
 # Prices change what a run costs, not what it scores: a run may be resumed with new prices.
-_NOT_HASHED = {"executor", "concurrency", "report", "description", "prices"}
+_NOT_HASHED = {"executor", "concurrency", "report", "description", "prices", "diagnose"}
 
 
 class RunSpec(_Spec):
@@ -236,6 +236,8 @@ class RunSpec(_Spec):
     llm_options: dict[str, Any] = Field(default_factory=dict)
     """Backend options for every model of the run (e.g. ``n_ctx``, ``n_threads``)."""
     report: bool = True
+    diagnose: bool = False
+    """After scoring, diagnose every scored question (``ragmeter diagnose`` does it later)."""
     prices: PricesSpec | None = None
     """Token prices per role (per million tokens); null: tokens are counted, not priced."""
 
@@ -248,8 +250,8 @@ class RunSpec(_Spec):
     def spec_hash(self) -> str:
         """sha256 of what decides the results: the canonical spec without how it executes.
 
-        Executor, concurrency, report, description and prices are left out, so a run started
-        locally may be resumed on Ray (both write the same records).
+        Executor, concurrency, report, description, prices and diagnose are left out, so a run
+        started locally may be resumed on Ray (both write the same records).
         """
         dumped = self.model_dump(mode="json", exclude=_NOT_HASHED)
         text = json.dumps(dumped, sort_keys=True, separators=(",", ":")).encode()

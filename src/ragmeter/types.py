@@ -165,5 +165,7 @@ class Answer(Record):
     """Per answer sentence, the indexes of the documents it cites."""
     retrieved: list[RetrievedChunk] = Field(default_factory=list)
     refused: bool | None = None
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    """How sure the system is that ``text`` is right, in [0, 1] (None: not given)."""
     stages: dict[str, StageTiming] = Field(default_factory=dict)
     extras: dict[str, Any] = Field(default_factory=dict)

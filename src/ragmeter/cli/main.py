@@ -72,6 +72,11 @@ def _attach_groups() -> None:
 
     app.command("report")(report_cmd.report)
 
+    from ragmeter.cli import calibrate_cmd, diagnose_cmd
+
+    app.command("diagnose")(diagnose_cmd.diagnose)
+    app.command("calibrate")(calibrate_cmd.calibrate)
+
     from ragmeter.cli import export_cmd, gate_cmd
 
     app.command("gate")(gate_cmd.gate)

@@ -83,7 +83,7 @@ def run(
     from ragmeter.engine.runner import prepare
     from ragmeter.engine.runner import run as run_plan
     from ragmeter.engine.specs import load_spec
-    from ragmeter.engine.summary import result_table
+    from ragmeter.engine.summary import analysis_lines, result_table
 
     if retry_errors and not resume:
         raise UserError("--retry-errors continues a run: pass --resume too")
@@ -107,7 +107,10 @@ def run(
     with RunProgress(total, plan.done, enabled=not quiet) as progress:
         results = run_plan(plan, on_records=progress.update)
     typer.echo(result_table(results, loaded.spec.name))
-    usage = read_usage(orjson.loads((out / RESULTS).read_bytes()))
+    data = orjson.loads((out / RESULTS).read_bytes())
+    for line in analysis_lines(data):
+        typer.echo(line)
+    usage = read_usage(data)
     if usage is not None and usage.stages:
         typer.echo(usage_table(usage))
     report = write_report(out) if loaded.spec.report else None

@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 
 from ragmeter.errors import ConfigError, DataError
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.types import Answer, Record, StageTiming
+from ragmeter.types import Answer, Label, Record, StageTiming
 
 HEADER = "header.json"
 JOURNAL = "samples.jsonl"
@@ -37,6 +37,9 @@ class RunRecord(ScoredSample):
     """When the question was asked (CRAG questions are time-sensitive)."""
     answer: Answer | None = None
     """The pipeline's full answer; None when it failed or ran over its time budget."""
+    raw_label: Label | None = None
+    """When the pipeline abstained below its confidence threshold: the label its raw answer
+    (``answer.extras["raw_answer"]``) would have got."""
     error: str | None = None
     """Why the pipeline failed on this question (the question then counts as missing)."""
     missing_reason: str | None = None

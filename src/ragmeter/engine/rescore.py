@@ -17,7 +17,7 @@ from ragmeter.config import LoadedSpec, RunSpec
 from ragmeter.engine.data import Selection, resolve_data_path
 from ragmeter.engine.journal import Journal, RunRecord, read_header, read_journal
 from ragmeter.engine.resources import EngineResources, default_llm_loader
-from ragmeter.engine.runner import finish
+from ragmeter.engine.runner import finish, score_answer
 from ragmeter.engine.scorers import get_scorer
 from ragmeter.errors import ConfigError
 from ragmeter.llm.protocol import GenerationSettings
@@ -65,7 +65,7 @@ def rescore_folder(folder: Path, judge: str | None = None) -> BaseModel:
                 old = by_id.get(q.id)
                 if old is None:
                     continue
-                scored, usage = await scorer.score(q, old.prediction, old.answer)
+                scored, usage, raw_label = await score_answer(scorer, q, old.prediction, old.answer)
                 stages = dict(old.stages)
                 stages["judging"] = StageTiming(usage=usage)
                 run_fields = old.model_dump(
@@ -80,7 +80,11 @@ def rescore_folder(folder: Path, judge: str | None = None) -> BaseModel:
                         "worker",
                     }
                 )
-                out.append(RunRecord(**scored.model_dump(), **run_fields, stages=stages))
+                out.append(
+                    RunRecord(
+                        **scored.model_dump(), **run_fields, raw_label=raw_label, stages=stages
+                    )
+                )
         finally:
             await resources.aclose()
         return out

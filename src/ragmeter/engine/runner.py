@@ -52,7 +52,8 @@ from ragmeter.errors import ConfigError, UserError
 from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.pipelines import load_builtin_pipelines
 from ragmeter.pipelines.base import PIPELINES, Pipeline
-from ragmeter.types import Answer, Question, StageTiming, Usage
+from ragmeter.scoring.crag.records import ScoredSample
+from ragmeter.types import Answer, Label, Question, StageTiming, Usage
 
 
 class ErrorBudgetExceeded(UserError):
@@ -249,9 +250,10 @@ async def process_batch(
     records = []
     for (index, question), answer in zip(items, answers, strict=True):
         start = time.perf_counter()
+        raw_label = None
         try:
-            scored, judge_usage = await scorer.score(
-                question, answer.text if answer is not None else None, answer
+            scored, judge_usage, raw_label = await score_answer(
+                scorer, question, answer.text if answer is not None else None, answer
             )
             scoring_error = None
         except UserError:
@@ -270,6 +272,7 @@ async def process_batch(
             index=index,
             query_time=question.query_time,
             answer=answer,
+            raw_label=raw_label,
             error=error or scoring_error,
             missing_reason=missing_reason,
             seconds=wall + judging,
@@ -279,6 +282,23 @@ async def process_batch(
         )
         records.append(record)
     return records
+
+
+async def score_answer(
+    scorer: RunScorer, question: Question, prediction: str | None, answer: Answer | None
+) -> tuple[ScoredSample, Usage, Label | None]:
+    """Score a prediction; also the raw answer a pipeline abstained on (its label third).
+
+    A pipeline that answered "I don't know" below its confidence threshold keeps the
+    answer it would have given in ``extras["raw_answer"]``; scoring it too lets the run
+    show the raw score beside the abstaining one.
+    """
+    scored, usage = await scorer.score(question, prediction, answer)
+    raw = answer.extras.get("raw_answer") if answer is not None else None
+    if not isinstance(raw, str):
+        return scored, usage, None
+    raw_scored, raw_usage = await scorer.score(question, raw, answer)
+    return scored, usage + raw_usage, raw_scored.label
 
 
 def pending_batches(
@@ -439,8 +459,33 @@ def finish(folder: Path, spec: RunSpec) -> BaseModel:
     results = scorer_cls.aggregate(records, spec)
     usage = run_usage(records, spec.scoring.scorer, spec.prices)
     data = {**results.model_dump(mode="json"), USAGE_KEY: usage.model_dump(mode="json")}
+    data.update(analysis_blocks(folder, records, spec))
     write_json_atomic(folder / RESULTS, orjson.dumps(data, option=orjson.OPT_INDENT_2))
     return results
+
+
+def analysis_blocks(folder: Path, records: Sequence[RunRecord], spec: RunSpec) -> dict[str, Any]:
+    """The ``abstention`` and ``diagnosis`` blocks of ``results.json``, where they apply.
+
+    ``abstention`` when answers carry confidences (CRAG scoring); ``diagnosis`` when the
+    folder holds per-question diagnoses (``ragmeter diagnose`` or ``diagnose: true``).
+    """
+    from ragmeter.diagnosis.abstention import summarize_abstention
+    from ragmeter.diagnosis.store import read_diagnoses, summarize_diagnoses
+
+    out: dict[str, Any] = {}
+    if spec.scoring.scorer != "crag":
+        return out
+    threshold = spec.pipeline.options.get("abstain_below")
+    abstention = summarize_abstention(
+        records, abstain_below=threshold if isinstance(threshold, int | float) else None
+    )
+    if abstention is not None:
+        out["abstention"] = abstention.model_dump(mode="json")
+    diagnoses = read_diagnoses(folder)
+    if diagnoses:
+        out["diagnosis"] = summarize_diagnoses(diagnoses, records).model_dump(mode="json")
+    return out
 
 
 def run(
@@ -451,8 +496,15 @@ def run(
     if plan.spec.executor.kind == "ray":
         from ragmeter.engine.ray_executor import run_ray
 
-        return run_ray(plan, on_records, loader)
-    return asyncio.run(run_local(plan, loader, on_records))
+        results = run_ray(plan, on_records, loader)
+    else:
+        results = asyncio.run(run_local(plan, loader, on_records))
+    if plan.spec.diagnose and plan.spec.scoring.scorer == "crag":
+        from ragmeter.engine.diagnose import diagnose_folder
+
+        diagnose_folder(plan.folder, loader=loader)
+        results = finish(plan.folder, plan.spec)
+    return results
 
 
 def dump_json(value: Any) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -11,6 +12,11 @@ from ragmeter.scoring.crag.records import Results
 
 if TYPE_CHECKING:
     from ragmeter.scoring.attribution.trust import TrustResult
+
+
+def estimate_text(e: Estimate) -> str:
+    """A percentage with its interval: ``12.3% [8.1, 16.0]``."""
+    return _pct(e)
 
 
 def _pct(e: Estimate) -> str:
@@ -93,3 +99,37 @@ def result_table(result: BaseModel, name: str = "") -> str:
     if isinstance(result, TrustResult):
         return trust_table(result, name)
     return result.model_dump_json(indent=2)
+
+
+def analysis_lines(results: Mapping[str, Any]) -> list[str]:
+    """Lines on abstention and diagnosis from a parsed ``results.json`` (none when absent)."""
+    from ragmeter.diagnosis.abstention import AbstentionSummary
+    from ragmeter.diagnosis.records import DiagnosisSummary
+
+    lines: list[str] = []
+    block = results.get("abstention")
+    if isinstance(block, dict):
+        a = AbstentionSummary.model_validate(block)
+        auroc = "n/a" if a.auroc is None else f"{a.auroc:.2f}"
+        if a.abstain_below is not None and a.raw_score is not None:
+            lines.append(
+                f"abstention: answered 'I don't know' below confidence {a.abstain_below:.3f}; "
+                f"raw score of the same answers {_pct(a.raw_score)}"
+            )
+        if a.choice is not None:
+            c = a.choice
+            lines.append(
+                f"abstention: confidence ranks right above wrong answers with AUROC {auroc}; "
+                f"abstaining below {c.threshold:.3f} would score {_pct(c.cv_score)} "
+                f"(cross-validated; raw {100 * c.raw_score:.1f}%, gain {_pct(c.cv_gain)})"
+            )
+    block = results.get("diagnosis")
+    if isinstance(block, dict):
+        d = DiagnosisSummary.model_validate(block)
+        parts = [
+            f"{name} {entry.count} ({100 * entry.score_points:+.1f} pts)"
+            for name, entry in d.overall.categories.items()
+            if entry.count
+        ]
+        lines.append(f"where the points went ({d.n} questions): " + ", ".join(parts))
+    return lines

@@ -79,7 +79,10 @@ def generate_key(
         identity,
         {
             "messages": [m.model_dump(mode="json") for m in messages],
-            "settings": settings.model_dump(mode="json"),
+            # Keys written before token log-probabilities existed stay valid.
+            "settings": settings.model_dump(
+                mode="json", exclude=None if settings.logprobs else {"logprobs"}
+            ),
         },
     )
 

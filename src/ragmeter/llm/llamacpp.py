@@ -265,11 +265,14 @@ class LlamaCppLLM:
             if "context window" in str(exc):
                 raise ContextLengthError(f"{self.model_name}: {exc}") from exc
             raise BackendError(f"{self.model_name}: {exc}") from exc
-        latency = time.perf_counter() - start
         choice = out["choices"][0]
+        text = choice["message"].get("content") or ""
+        logprobs = self._text_logprobs(messages, text) if settings.logprobs else None
+        latency = time.perf_counter() - start
         usage = out.get("usage") or {}
         return Completion(
-            text=choice["message"].get("content") or "",
+            text=text,
+            logprobs=logprobs,
             finish_reason=choice.get("finish_reason"),
             usage=Usage(
                 prompt_tokens=int(usage.get("prompt_tokens", 0)),
@@ -349,6 +352,26 @@ class LlamaCppLLM:
             mass=total,
             usage=Usage(prompt_tokens=len(prompt)),
         )
+
+    def _text_logprobs(self, messages: list[ChatMessage], text: str) -> list[float]:
+        """Log-probability of each token of ``text`` as the reply to ``messages``.
+
+        The library keeps only the last position's logits, so the reply is read again one
+        token at a time after its prompt (whose keys and values the context still holds).
+        """
+        llama = self._model.llama
+        seq = llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        if not seq:
+            return []
+        prompt = self.prompt_tokens(messages)
+        if len(prompt) + len(seq) >= self._model.n_ctx:
+            return []
+        logits = self._eval_prompt(prompt)
+        out = [float(logits[seq[0]])]
+        for i in range(1, len(seq)):
+            llama.eval([seq[i - 1]])
+            out.append(float(_log_softmax(self._last_logits())[seq[i]]))
+        return out
 
     def _sequence_logprob(
         self, prompt: list[int], first: npt.NDArray[np.float64], seq: tuple[int, ...]

@@ -273,11 +273,15 @@ class OpenAICompatLLM:
     ) -> Completion:
         """Generate one reply; latency covers retries (what the caller waited)."""
         start = time.perf_counter()
-        body = await self._post(self._payload(messages, settings))
+        payload = self._payload(messages, settings)
+        if settings.logprobs and self.logprobs is not False:
+            payload["logprobs"] = True
+        body = await self._post(payload)
         choice = body["choices"][0]
         message = choice.get("message") or {}
         return Completion(
             text=message.get("content") or "",
+            logprobs=_token_logprobs(choice) if settings.logprobs else None,
             finish_reason=choice.get("finish_reason"),
             usage=self._usage(body),
             latency_s=time.perf_counter() - start,
@@ -379,3 +383,17 @@ def _masses(top: list[tuple[str, float]], choices: list[str]) -> dict[str, float
             if len(owners) == 1:
                 raw[owners[0]] += math.exp(logprob)
     return raw
+
+
+def _token_logprobs(choice: dict[str, Any]) -> list[float] | None:
+    """The generated tokens' log-probabilities of a chat choice (None when not given)."""
+    content = (choice.get("logprobs") or {}).get("content")
+    if not isinstance(content, list):
+        return None
+    out = []
+    for item in content:
+        value = item.get("logprob") if isinstance(item, dict) else None
+        if not isinstance(value, int | float):
+            return None
+        out.append(float(value))
+    return out

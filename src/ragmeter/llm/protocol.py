@@ -32,6 +32,8 @@ class GenerationSettings(Record):
     stop: list[str] = Field(default_factory=list)
     seed: int | None = None
     json_output: bool = False
+    logprobs: bool = False
+    """Return the log-probability of each generated token (`Completion.logprobs`)."""
 
     @property
     def deterministic(self) -> bool:
@@ -47,6 +49,8 @@ class Completion(Record):
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
     cached: bool = False
+    logprobs: list[float] | None = None
+    """Log-probability of each generated token, when asked for and the backend gives them."""
 
 
 class ChoiceProbabilities(Record):

@@ -149,12 +149,15 @@ class CragClassPipeline(Pipeline):
             )
         answers = []
         per_question = seconds / len(questions)
-        for text in result:
-            if not isinstance(text, str):
-                raise TypeError(f"batch_generate_answer returned a {type(text).__name__}")
-            answers.append(
-                Answer(text=text, stages={"generation": StageTiming(seconds=per_question)})
-            )
+        for value in result:
+            # Besides the official strings, a mapping may carry a confidence
+            # ({"answer": ..., "confidence": 0.7}) for the abstention analysis.
+            if not isinstance(value, str | Mapping):
+                raise TypeError(f"batch_generate_answer returned a {type(value).__name__}")
+            answer = answer_from_value(value)
+            if not answer.stages:
+                answer.stages = {"generation": StageTiming(seconds=per_question)}
+            answers.append(answer)
         return answers
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragmeter.errors import UserError
 from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.pipelines.base import PIPELINES, Pipeline, Resources, StageClock
+from ragmeter.pipelines.confidence import ConfidenceOptions, generation_settings, rate_answer
 from ragmeter.pipelines.prompts import load_prompt
 from ragmeter.retrieval.base import Hit, Retriever, make_retriever
 from ragmeter.retrieval.evidence import question_evidence
@@ -55,7 +56,7 @@ class _Options(BaseModel):
     """A YAML file with ``system`` and ``user`` templates replacing the built-in prompt."""
 
 
-class LLMOnlyOptions(_Options):
+class LLMOnlyOptions(_Options, ConfidenceOptions):
     """Options of ``llm_only``."""
 
 
@@ -68,18 +69,23 @@ class LLMOnlyPipeline(Pipeline):
     def __init__(self, options: BaseModel, resources: Resources):
         super().__init__(options, resources)
         assert isinstance(options, LLMOnlyOptions)
+        self.options: LLMOnlyOptions = options
         self.prompt = load_prompt("llm_only", options.prompt)
         self.llm = resources.llm()
 
     async def answer(self, question: Question) -> Answer:
         """One generation."""
         clock = StageClock()
-        messages = self.prompt.messages(query=question.query, query_time=query_time_text(question))
+        values = {"query": question.query, "query_time": query_time_text(question)}
+        settings = generation_settings(self.options, self.resources.generation)
         with clock.stage("generation"):
-            completion = await self.llm.generate(messages, self.resources.generation)
+            completion = await self.llm.generate(self.prompt.messages(**values), settings)
         clock.add_completion("generation", completion)
         text = clean_answer(completion.text)
-        return Answer(text=text, refused=is_refusal(text), stages=clock.stages)
+        answer = Answer(text=text, refused=is_refusal(text), stages=clock.stages)
+        return await rate_answer(
+            self.options, self.llm, answer, completion, values, clock, False, REFUSAL
+        )
 
 
 class RetrievalOptions(_Options):
@@ -120,7 +126,7 @@ def passages_text(hits: Sequence[Hit]) -> str:
     return "\n".join(f"[{i}] {h.chunk.text.strip()}" for i, h in enumerate(hits, 1))
 
 
-class RagOptions(RetrievalOptions):
+class RagOptions(RetrievalOptions, ConfidenceOptions):
     """Options of ``rag``."""
 
 
@@ -143,27 +149,31 @@ class RagPipeline(Pipeline):
         """Extraction, retrieval, one generation."""
         clock = StageClock()
         hits = await self.finder.find(question, question.query, clock)
-        messages = self.prompt.messages(
-            query=question.query,
-            query_time=query_time_text(question),
-            context=passages_text(hits),
-        )
+        values = {
+            "query": question.query,
+            "query_time": query_time_text(question),
+            "context": passages_text(hits),
+        }
+        settings = generation_settings(self.opts, self.resources.generation)
         with clock.stage("generation"):
-            completion = await self.llm.generate(messages, self.resources.generation)
+            completion = await self.llm.generate(self.prompt.messages(**values), settings)
         clock.add_completion("generation", completion)
         text = clean_answer(completion.text)
-        return Answer(
+        answer = Answer(
             text=text,
             refused=is_refusal(text),
             retrieved=[h.to_retrieved() for h in hits],
             stages=clock.stages,
+        )
+        return await rate_answer(
+            self.opts, self.llm, answer, completion, values, clock, True, REFUSAL
         )
 
 
 KG_DOMAINS = ("finance", "sports", "music", "movie", "open")
 
 
-class RagKgOptions(RetrievalOptions):
+class RagKgOptions(RetrievalOptions, ConfidenceOptions):
     """Options of ``rag_kg``."""
 
     kg_url: str | None = None
@@ -280,22 +290,32 @@ class RagKgPipeline(Pipeline):
         domain = await self._domain(question, clock)
         kg_text, calls = await self._kg_results(question, domain, clock)
         hits = await self.finder.find(question, question.query, clock)
-        messages = self.prompt.messages(
-            query=question.query,
-            query_time=query_time_text(question),
-            kg=kg_text,
-            context=passages_text(hits),
-        )
+        values = {"query": question.query, "query_time": query_time_text(question)}
+        context = passages_text(hits)
+        messages = self.prompt.messages(**values, kg=kg_text, context=context)
+        settings = generation_settings(self.opts, self.resources.generation)
         with clock.stage("generation"):
-            completion = await self.llm.generate(messages, self.resources.generation)
+            completion = await self.llm.generate(messages, settings)
         clock.add_completion("generation", completion)
         text = clean_answer(completion.text)
-        return Answer(
+        answer = Answer(
             text=text,
             refused=is_refusal(text),
             retrieved=[h.to_retrieved() for h in hits],
             stages=clock.stages,
             extras={"kg_domain": domain, "kg_calls": calls},
+        )
+        # The self-check sees what the answer was drawn from: KG results, then passages.
+        evidence = f"Knowledge graph results:\n{kg_text}\n\nPage passages:\n{context}"
+        return await rate_answer(
+            self.opts,
+            self.llm,
+            answer,
+            completion,
+            {**values, "context": evidence},
+            clock,
+            True,
+            REFUSAL,
         )
 
     async def aclose(self) -> None:
