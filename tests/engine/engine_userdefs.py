@@ -60,3 +60,23 @@ class OfficialModel:
             name = results[0]["page_name"] if results else ""
             answers.append("i don't know" if i % self.refuse_every else name or "no name")
         return answers
+
+
+def confident_snippet(q: Question) -> dict[str, Any]:
+    """The gold answer for even-numbered pages counts, a wrong one otherwise, with confidences
+    that rank them right (a user's system returning its own confidence)."""
+    right = len(q.query) % 2 == 0
+    return {
+        "answer": (q.answer or "") if right else "Atlantis",
+        "confidence": 0.9 if right else 0.1,
+    }
+
+
+class ConfidentOfficialModel:
+    """The official interface, answering with mappings that carry a confidence."""
+
+    def get_batch_size(self) -> int:
+        return 2
+
+    def batch_generate_answer(self, batch: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"answer": "Atlantis", "confidence": 0.25} for _ in batch["query"]]

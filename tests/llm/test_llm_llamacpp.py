@@ -254,3 +254,28 @@ def test_prefix_states_skip_a_shared_start_between_other_prompts(smol_path: Path
             await llm.aclose()
 
     asyncio.run(main())
+
+
+def test_answer_token_logprobs_match_the_server(smol_path: Path, llama_server: str) -> None:
+    """In-process log-probabilities of a greedy reply agree with llama.cpp's server's."""
+
+    async def run() -> None:
+        local = load_llm(SMOL)
+        remote = load_llm(f"openai:smollm2@{llama_server}")
+        settings = GenerationSettings(max_tokens=8, logprobs=True)
+        question = user("What is the capital of France? Answer in one word.")
+        try:
+            mine = await local.generate(question, settings)
+            theirs = await remote.generate(question, settings)
+            plain = await local.generate(question, GenerationSettings(max_tokens=8))
+        finally:
+            await local.aclose()
+            await remote.aclose()
+        assert plain.logprobs is None and plain.text == mine.text
+        assert mine.logprobs and all(lp <= 1e-6 for lp in mine.logprobs)
+        assert theirs.logprobs is not None and theirs.text == mine.text
+        # The same weights and greedy decoding: the same tokens, about the same numbers.
+        assert len(theirs.logprobs) == len(mine.logprobs)
+        assert mine.logprobs == pytest.approx(theirs.logprobs, abs=0.05)
+
+    asyncio.run(run())

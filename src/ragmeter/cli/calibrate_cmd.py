@@ -64,4 +64,4 @@ def calibrate(
         from ragmeter.engine.calibrated_spec import write_threshold
 
         write_threshold(write_spec, run_dir, choice.threshold, signal)
-        typer.echo(f"wrote abstain_below: {choice.threshold:.4f} into {write_spec}")
+        typer.echo(f"wrote abstain_below: {round(choice.threshold, 4)} into {write_spec}")

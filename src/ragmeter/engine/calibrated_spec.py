@@ -22,7 +22,7 @@ def write_threshold(path: Path, run_dir: Path, threshold: float, signal: str | N
     file gets the spec of the run the threshold was calibrated on). The result must
     still be a valid spec.
     """
-    value = f"{threshold:.4f}"
+    value = repr(round(threshold, 4))
     if path.exists():
         text = path.read_text(encoding="utf-8")
         lines = _THRESHOLD_LINE.findall(text)

@@ -276,6 +276,8 @@ class OpenAICompatLLM:
         payload = self._payload(messages, settings)
         if settings.logprobs and self.logprobs is not False:
             payload["logprobs"] = True
+            # Some servers (llama-cpp-python's) send log-probabilities only with alternatives.
+            payload["top_logprobs"] = 1
         body = await self._post(payload)
         choice = body["choices"][0]
         message = choice.get("message") or {}

@@ -187,7 +187,11 @@ def answer_from_value(value: Any) -> Answer:
         try:
             return Answer.model_validate(data)
         except ValidationError as exc:
-            raise TypeError(f"the reply is not an answer: {exc.errors()[0]['msg']}") from None
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise TypeError(
+                f"the reply is not an answer: {where + ': ' if where else ''}{first['msg']}"
+            ) from None
     raise TypeError(f"expected a string, an Answer or a mapping, got {type(value).__name__}")
 
 
