@@ -134,3 +134,9 @@ def test_summary_uses_the_raw_label_of_answers_the_pipeline_abstained_on() -> No
     assert s.curve[0].score == pytest.approx(0.0) and s.curve[-1].score == pytest.approx(0.0)
     assert s.choice is not None and s.choice.in_sample_score == pytest.approx(1 / 3)
     assert summarize_abstention([_record(1, "correct", "Paris", None)]) is None
+
+
+def test_certain_answers_are_never_abstained_on() -> None:
+    points = [P(1, "incorrect", 1.0), P(2, "incorrect", 0.4)]
+    assert best_threshold(points) == pytest.approx(0.7)
+    assert all(p.threshold <= 1.0 for p in curve(points))

@@ -80,3 +80,17 @@ class ConfidentOfficialModel:
 
     def batch_generate_answer(self, batch: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"answer": "Atlantis", "confidence": 0.25} for _ in batch["query"]]
+
+
+def snippet_with_evidence(q: Question) -> dict[str, Any]:
+    """Answers with the start of the first snippet and returns the snippets it used as evidence,
+    with a confidence (a user's RAG system behind the callable adapter)."""
+    snippets = [p.snippet for p in q.pages[:3] if p.snippet]
+    return {
+        "answer": snippets[0][:40] if snippets else "i don't know",
+        "confidence": min(1.0, len(snippets[0]) / 400) if snippets else None,
+        "retrieved": [
+            {"chunk_id": f"{q.id}:{i}", "text": s, "score": 1.0 / (i + 1), "source": q.pages[i].url}
+            for i, s in enumerate(snippets)
+        ],
+    }

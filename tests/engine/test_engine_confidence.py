@@ -40,7 +40,9 @@ scoring: {{judge: null}}
     records = read_journal(tmp_path / "run")
     assert {r.answer.confidence for r in records if r.answer} <= {0.9, 0.1}
     block = results["abstention"]
-    assert block["with_confidence"] == sum(1 for r in records if r.label in ("correct", "incorrect"))
+    assert block["with_confidence"] == sum(
+        1 for r in records if r.label in ("correct", "incorrect")
+    )
     right = [r for r in records if r.answer and r.answer.confidence == 0.9]
     wrong = [r for r in records if r.answer and r.answer.confidence == 0.1]
     if right and wrong and any(r.label == "correct" for r in right):

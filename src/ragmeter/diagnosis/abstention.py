@@ -150,13 +150,14 @@ def _arrays(points: Sequence[AbstentionPoint]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def candidate_thresholds(confidences: np.ndarray) -> np.ndarray:
-    """0 (abstain on nothing), midpoints between distinct confidences, and above the highest."""
+    """0 (abstain on nothing), midpoints between distinct confidences, and just above the
+    highest when that is below 1 (a threshold is at most 1: a certain answer is kept)."""
     finite = np.unique(confidences[np.isfinite(confidences)])
     if finite.size == 0:
         return np.array([0.0])
     mids = (finite[:-1] + finite[1:]) / 2.0
-    top = np.nextafter(finite[-1], np.inf)
-    return np.concatenate([[0.0], mids, [top]])
+    top = [np.nextafter(finite[-1], np.inf)] if finite[-1] < 1.0 else []
+    return np.concatenate([[0.0], mids, top])
 
 
 def _scores_at(scores: np.ndarray, conf: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -182,7 +183,7 @@ def curve(points: Sequence[AbstentionPoint], max_points: int = 101) -> list[Curv
         kept = (conf >= t) & answered
         out.append(
             CurvePoint(
-                threshold=float(min(t, 1.0)),
+                threshold=float(t),
                 coverage=float(kept.sum() / n_answered),
                 score=float((scores * kept).sum() / n),
                 accuracy=float((kept & (scores > 0)).sum() / n),
@@ -202,7 +203,7 @@ def _best(scores: np.ndarray, conf: np.ndarray) -> float:
     thresholds = candidate_thresholds(conf)
     values = _scores_at(scores, conf, thresholds)
     # Ties go to the lowest threshold: abstain no more than the data justify.
-    return float(min(thresholds[int(np.argmax(values))], 1.0))
+    return float(thresholds[int(np.argmax(values))])
 
 
 def auroc(points: Sequence[AbstentionPoint]) -> float | None:
