@@ -4,9 +4,9 @@
    questions of the shipped real-answer set (the questions the judge was built on) or
    the 10-question sample: a calibration set and a held-out set, each the first N of
    the remaining questions ordered by a seeded hash of their id.
-2. **Run** the built-in ``crag-llm-only`` spec (local model, closed book, self-check
-   confidence, judge ``local``) on each set without abstaining; the run folders are
-   resumed when they exist.
+2. **Run** the built-in ``crag-llm-only`` spec (local model, closed book, judge
+   ``local``) on each set without abstaining and with both confidence signals recorded;
+   the run folders are resumed when they exist.
 3. **Measure**:
    - how well each confidence signal ranks right answers above wrong ones (AUROC);
    - the threshold calibrated on the calibration set (``ragmeter calibrate``'s
@@ -71,6 +71,10 @@ def run_part(name: str, rows: list[dict[str, Any]], work: Path) -> Path:
         f"data.path={data}",
         "--set",
         "pipeline.options.abstain_below=null",
+        "--set",
+        "pipeline.options.confidence=self_check",
+        "--set",
+        "pipeline.options.record_all_signals=true",
     ]
     if (out / "header.json").exists():
         cmd.append("--resume")
@@ -110,7 +114,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=150, help="questions per set")
     parser.add_argument("--seed", type=int, default=20261126)
     parser.add_argument("--work", type=Path, default=REPO / "runs" / "bench-abstention")
-    parser.add_argument("--signal", default="self_check")
+    parser.add_argument("--signal", default="answer_probability")
     parser.add_argument("--analyse-only", action="store_true")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)

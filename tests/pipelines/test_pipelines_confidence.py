@@ -71,24 +71,30 @@ def _ask(options: dict[str, object], query: str) -> tuple[object, SureOfParis]:
     return asyncio.run(pipeline.answer(q)), llm
 
 
-def test_self_check_confidence_and_both_signals_on_the_record() -> None:
+def test_answer_probability_by_default_self_check_on_request() -> None:
     answer, llm = _ask({}, "What is the capital of France?")
-    assert answer.text == "Paris" and answer.confidence == pytest.approx(0.9)  # type: ignore[attr-defined]
-    signals = answer.extras["confidence_signals"]  # type: ignore[attr-defined]
-    assert signals["answer_probability"] == pytest.approx(answer_probability([-0.1, -0.3]))
+    expected = answer_probability([-0.1, -0.3])
+    assert answer.text == "Paris" and answer.confidence == pytest.approx(expected)  # type: ignore[attr-defined]
+    assert answer.extras["confidence_signals"] == {"answer_probability": expected}  # type: ignore[attr-defined]
     assert llm.settings[0].logprobs is True
-    assert "confidence" in answer.stages  # type: ignore[attr-defined]
+    assert "confidence" not in answer.stages  # type: ignore[attr-defined]
+
+    checked, _ = _ask({"confidence": "self_check"}, "What is the capital of France?")
+    assert checked.confidence == pytest.approx(0.9)  # type: ignore[attr-defined]
+    assert "confidence" in checked.stages  # type: ignore[attr-defined]
+    both, _ = _ask({"record_all_signals": True}, "What is the capital of France?")
+    assert both.confidence == pytest.approx(expected)  # type: ignore[attr-defined]
+    assert both.extras["confidence_signals"]["self_check"] == pytest.approx(0.9)  # type: ignore[attr-defined]
 
 
 def test_abstaining_below_the_threshold_keeps_the_raw_answer() -> None:
-    answer, _ = _ask({"abstain_below": 0.5}, "What is the second city of Italy?")
+    opts = {"confidence": "self_check", "abstain_below": 0.5}
+    answer, _ = _ask(opts, "What is the second city of Italy?")
     assert answer.text == "I don't know" and answer.refused  # type: ignore[attr-defined]
     assert answer.extras["raw_answer"] == "Lyon"  # type: ignore[attr-defined]
     assert answer.confidence == pytest.approx(0.2)  # type: ignore[attr-defined]
-    kept, _ = _ask({"abstain_below": 0.5}, "What is the capital of France?")
+    kept, _ = _ask(opts, "What is the capital of France?")
     assert kept.text == "Paris"  # type: ignore[attr-defined]
-    by_probability, _ = _ask({"confidence": "answer_probability"}, "Capital of France?")
-    assert by_probability.confidence == pytest.approx(answer_probability([-0.1, -0.3]))  # type: ignore[attr-defined]
 
 
 def test_no_confidence_means_no_extra_calls_and_abstention_needs_a_signal() -> None:
@@ -109,7 +115,7 @@ def test_llm_only_abstains_with_a_real_model(crag_validation: Path, tmp_path: Pa
         f"""\
 name: closed-book-abstaining
 data: {{path: {crag_validation}, limit: 3}}
-pipeline: {{name: llm_only, options: {{abstain_below: 0.999}}}}
+pipeline: {{name: llm_only, options: {{abstain_below: 0.999, record_all_signals: true}}}}
 llm: {SMOL}
 llm_options: {{n_threads: 1}}
 budget: {{time_per_question_s: 600}}

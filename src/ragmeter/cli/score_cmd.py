@@ -75,6 +75,12 @@ def _score_run_folder(folder: Path, judge: str | None, json_out: bool) -> None:
         return
     if isinstance(results, Results):
         _print_summary(results)
+    import orjson
+
+    from ragmeter.engine.summary import analysis_lines
+
+    for line in analysis_lines(orjson.loads((folder / "results.json").read_bytes())):
+        typer.echo(line)
     typer.echo(f"wrote {folder / 'results.json'}")
 
 
