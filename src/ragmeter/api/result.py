@@ -14,6 +14,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ragmeter.diagnosis.abstention import AbstentionSummary
+from ragmeter.diagnosis.records import DiagnosisSummary
 from ragmeter.engine.cost import RunUsage, read_usage
 from ragmeter.engine.journal import HEADER, JOURNAL, RESULTS, RunHeader, RunRecord, read_header
 from ragmeter.errors import ConfigError, DataError, MissingExtraError
@@ -50,6 +52,10 @@ class RunResult(BaseModel):
     """``header.json`` for a run folder (None for a scored predictions file)."""
     usage: RunUsage | None = None
     """Tokens and cost per stage (None for folders without a usage block)."""
+    abstention: AbstentionSummary | None = None
+    """What abstaining would have earned, when answers carry confidences."""
+    diagnosis: DiagnosisSummary | None = None
+    """Where the points went, for diagnosed runs (``diagnose: true`` or ``ragmeter diagnose``)."""
 
     @property
     def n(self) -> int:
@@ -221,8 +227,15 @@ def load(run_dir: str | Path) -> RunResult:
         overall, slices = _trust_view(data), {}
     try:
         usage = read_usage(data)
+        abstention = (
+            AbstentionSummary.model_validate(data["abstention"]) if "abstention" in data else None
+        )
+        diagnosis = (
+            DiagnosisSummary.model_validate(data["diagnosis"]) if "diagnosis" in data else None
+        )
     except ValidationError as exc:
-        raise DataError(f"bad usage block: {exc.errors()[0]['msg']}", path=results_path) from None
+        where = ".".join(str(p) for p in exc.errors()[0]["loc"])
+        raise DataError(f"bad block {where}: {exc.errors()[0]['msg']}", path=results_path) from None
     name = str(header.spec.get("name") or "") if header is not None else ""
     return RunResult(
         folder=folder,
@@ -234,4 +247,6 @@ def load(run_dir: str | Path) -> RunResult:
         results=data,
         header=header,
         usage=usage,
+        abstention=abstention,
+        diagnosis=diagnosis,
     )
