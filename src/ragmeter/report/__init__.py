@@ -45,19 +45,9 @@ FORMATS = {
 }
 
 
-# Sections a run has only when its folder carries their block: left out, not null, when
-# absent, so the JSON report of an older run folder stays as it was.
-_OPTIONAL_SECTIONS = ("diagnosis", "abstention")
-
-
 def render_json(report: Report) -> str:
     """The report as indented JSON."""
-    data = report.model_dump(mode="json")
-    for run in data["runs"]:
-        for key in _OPTIONAL_SECTIONS:
-            if run.get(key) is None:
-                run.pop(key, None)
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+    return orjson.dumps(report.model_dump(mode="json"), option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
 def format_for(out: str | Path) -> str:

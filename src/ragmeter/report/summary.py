@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ragmeter import __version__
 from ragmeter.report.runs import (
@@ -328,6 +328,9 @@ class FlaggedQuestion(Out):
     detail: str = ""
 
 
+_OPTIONAL_SECTIONS = ("diagnosis", "abstention")
+
+
 class RunSummary(Out):
     """Everything a report says about one run."""
 
@@ -347,6 +350,16 @@ class RunSummary(Out):
     """Where the points went, when the run was diagnosed."""
     abstention: Abstention | None = None
     """What abstaining would have earned, when answers carry a confidence."""
+
+    @model_serializer(mode="wrap")
+    def _without_absent_sections(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Sections a run has only when its folder carries their block are left out, not
+        # null, when absent: the JSON report of an older run folder stays as it was.
+        data: dict[str, Any] = handler(self)
+        for key in _OPTIONAL_SECTIONS:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class LeaderRow(Out):
