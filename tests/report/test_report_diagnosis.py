@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 import pytest
-from report_fixtures import make_records, write_diagnosed_run, write_run
+from report_fixtures import PAYLOADS, make_records, write_diagnosed_run, write_run
 
 from ragmeter.errors import DataError
 from ragmeter.report import build_report, load_run, load_runs, render
@@ -201,3 +201,29 @@ def test_the_curve_table_is_short_and_holds_the_choice(diagnosed: Path) -> None:
     assert len(rows) <= 12 and a.chosen in rows
     assert rows[0].coverage == 1.0 and rows[-1].coverage == 0.0
     assert [r.coverage for r in rows] == sorted((r.coverage for r in rows), reverse=True)
+
+
+def test_category_names_and_models_from_the_data_stay_text(tmp_path: Path, diagnosed: Path) -> None:
+    folder = tmp_path / "payload"
+    shutil.copytree(diagnosed, folder)
+    lines = (folder / "diagnosis.jsonl").read_bytes().splitlines()
+    lines[0] = orjson.dumps({"nli": PAYLOADS[1]})
+    first = orjson.loads(lines[1])
+    first["category"] = PAYLOADS[0]
+    lines[1] = orjson.dumps(first)
+    (folder / "diagnosis.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    results = orjson.loads((folder / "results.json").read_bytes())
+    block = results["diagnosis"]
+    block["nli"] = PAYLOADS[1]
+    block["overall"]["categories"][PAYLOADS[0]] = {"count": 1, "share": 0.01}
+    block["descriptions"][PAYLOADS[0]] = PAYLOADS[3]
+    block["slices"]["domain"][PAYLOADS[2]] = block["overall"]
+    (folder / "results.json").write_bytes(orjson.dumps(results))
+    run = load_run(folder)
+    page = render([run], "html")
+    body = page[: page.index('<script type="application/json"')]
+    for payload in PAYLOADS[:4]:
+        assert payload not in body
+    assert "&lt;script&gt;alert(&#x27;pred&#x27;)&lt;/script&gt;" in body
+    md = render([run], "markdown")
+    assert "<script>" not in md and "<img" not in md and "<svg" not in md
