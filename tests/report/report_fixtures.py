@@ -18,6 +18,8 @@ from typing import Any
 import orjson
 
 from ragmeter.config import RunSpec
+from ragmeter.diagnosis.categories import categorize
+from ragmeter.diagnosis.records import SampleDiagnosis
 from ragmeter.engine.journal import DataFingerprint, Journal, RunHeader, RunRecord, write_header
 from ragmeter.scoring.crag.aggregate import aggregate
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, ScoringInfo, TruncationInfo
@@ -319,4 +321,109 @@ def write_trust_run(folder: Path, n: int, *, seed: int = 0) -> Path:
     (folder / "results.json").write_bytes(
         orjson.dumps(result.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
     )
+    return folder
+
+
+def _with_confidence(
+    records: list[RunRecord], rng: random.Random, abstain_below: float | None
+) -> list[RunRecord]:
+    """Records whose answers carry a confidence, higher for right answers than wrong ones.
+
+    With ``abstain_below``, a scored answer under the threshold becomes "I don't know"
+    the way the engine records it: missing, with the raw answer and its label kept.
+    """
+    out = []
+    for r in records:
+        if r.answer is None:
+            out.append(r)
+            continue
+        high = {"correct": (0.35, 1.0), "incorrect": (0.0, 0.75)}.get(r.label, (0.0, 0.5))
+        confidence = round(rng.uniform(*high), 4)
+        answer = r.answer.model_copy(update={"confidence": confidence})
+        update: dict[str, Any] = {"answer": answer}
+        abstains = abstain_below is not None and confidence < abstain_below
+        if abstains and r.label in ("correct", "incorrect"):
+            answer = answer.model_copy(
+                update={"text": "I don't know", "extras": {"raw_answer": r.prediction}}
+            )
+            update = {
+                "answer": answer,
+                "raw_label": r.label,
+                "label": "missing",
+                "prediction": "I don't know",
+                "truncated_prediction": "I don't know",
+                "rule": "refusal",
+                "votes": [],
+            }
+        out.append(r.model_copy(update=update))
+    return out
+
+
+def _diagnosis_of(r: RunRecord, rng: random.Random) -> SampleDiagnosis:
+    """A question's signals read off its record, as the diagnosis would find them."""
+    gold = r.answers[0].lower()
+    chunks = r.answer.retrieved if r.answer is not None else []
+    in_evidence = any(gold in c.text.lower() for c in chunks)
+    in_pages = in_evidence or rng.random() < 0.5
+    premise = r.labels.question_type == "false_premise"
+    answered = r.label != "missing"
+    probability = (0.9 if in_evidence else 0.2) if answered else None
+    supported = probability > 0.5 if probability is not None else None
+    return SampleDiagnosis(
+        id=r.id,
+        label=r.label,
+        category=categorize(
+            r.label,
+            false_premise=premise,
+            answer_in_evidence=in_evidence,
+            answer_in_pages=in_pages,
+            supported=supported,
+        ),
+        false_premise=premise,
+        answer_in_pages=in_pages,
+        answer_in_evidence=in_evidence,
+        supported=supported,
+        support_probability=probability,
+        evidence_chunks=len(chunks),
+        note=None if answered else "no answer",
+    )
+
+
+def write_diagnosed_run(
+    folder: Path,
+    n: int,
+    *,
+    seed: int = 0,
+    name: str = "rag-diagnosed",
+    diagnose: bool = True,
+    abstain_below: float | None = None,
+) -> Path:
+    """A run whose answers carry confidences, with the engine's ``abstention`` block and,
+    with ``diagnose``, a ``diagnosis.jsonl`` and its ``diagnosis`` block.
+
+    The blocks come from the engine's own `analysis_blocks`, as `ragmeter run` and
+    `ragmeter diagnose` write them; only the NLI verdicts are stood in for.
+    """
+    from ragmeter.diagnosis.store import write_diagnoses
+    from ragmeter.engine.runner import analysis_blocks
+
+    rng = random.Random(seed)
+    records = _with_confidence(make_records(n, seed=seed, skill=0.5), rng, abstain_below)
+    write_run(folder, records, name=name)
+    if diagnose:
+        scored = [r for r in records if r.label != "unscored"]
+        write_diagnoses(folder, [_diagnosis_of(r, rng) for r in scored], "fake:support")
+    options: dict[str, Any] = {"top_k": 5}
+    if abstain_below is not None:
+        options["abstain_below"] = abstain_below
+    spec = RunSpec.model_validate(
+        {
+            "name": name,
+            "data": {"path": "crag.jsonl"},
+            "pipeline": {"name": "rag", "options": options},
+        }
+    )
+    results = orjson.loads((folder / "results.json").read_bytes())
+    results.update(analysis_blocks(folder, records, spec))
+    (folder / "results.json").write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
     return folder

@@ -15,7 +15,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, expect, sync_playwright
-from report_fixtures import PAYLOADS, make_records, write_run, write_trust_run
+from report_fixtures import (
+    PAYLOADS,
+    make_records,
+    write_diagnosed_run,
+    write_run,
+    write_trust_run,
+)
 
 from ragmeter.report import load_run, write_report
 
@@ -191,4 +197,50 @@ def test_payloads_execute_nothing(tmp_path: Path, payload_run: Path, open_report
         page.evaluate("document.querySelectorAll('svg [onload], [onerror], [onmouseover]').length")
         == 0
     )
+    w.quiet()
+
+
+def test_diagnosis_and_abstention_sections(tmp_path: Path, open_report: Any) -> None:
+    folder = write_diagnosed_run(tmp_path / "diagnosed", 150, seed=4)
+    run = load_run(folder)
+    w = open_report(write_report([folder], tmp_path / "d.html"))
+    page = w.page
+    for section in ("#diagnosis", "#abstention"):
+        expect(page.locator(section)).to_be_visible()
+    expect(page.locator("#diagnosis h2")).to_have_text("Where the points went")
+    expect(page.locator("#abstention h2")).to_have_text("What abstaining would have earned")
+    # The bars and the curve are drawn, not empty boxes.
+    bars = page.locator("#diagnosis svg.cats").first
+    expect(bars).to_be_visible()
+    assert bars.locator("rect[fill]").count() >= 6
+    curve = page.locator("#abstention svg.curve")
+    expect(curve).to_be_visible()
+    assert curve.locator("polyline").count() == 3
+    assert curve.bounding_box()["height"] > 200  # type: ignore[index]
+
+    counts: dict[str, int] = {}
+    for d in run.diagnoses.values():
+        counts[d.category] = counts.get(d.category, 0) + 1
+    category = "generation_error"
+    assert counts[category] > 1
+    page.select_option("#rm-cat", category)
+    expect(page.locator("#rm-tbody tr")).to_have_count(counts[category])
+    assert page.inner_text("#rm-count") == f"{counts[category]} of 150 questions"
+    cells = page.locator("#rm-tbody tr td:nth-child(6)").all_inner_texts()
+    assert set(cells) == {category}
+
+    # The table's "questions" button sets the same filter.
+    page.select_option("#rm-cat", "")
+    page.locator('#diagnosis button[data-cat="over_cautious"]').click()
+    expect(page.locator("#rm-tbody tr")).to_have_count(counts["over_cautious"])
+    assert page.input_value("#rm-cat") == "over_cautious"
+
+    page.locator("#rm-tbody tr td").first.click()
+    panel = page.locator("#panel")
+    expect(panel).to_be_visible()
+    text = panel.inner_text()
+    assert "Diagnosis" in text and "over_cautious" in text
+    assert "answer in the evidence" in text and "confidence" in text
+    if os.environ.get(SHOTS_ENV):
+        page.screenshot(path=str(Path(os.environ[SHOTS_ENV]) / "diagnosis.png"), full_page=True)
     w.quiet()

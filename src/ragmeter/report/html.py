@@ -30,17 +30,35 @@ import orjson
 
 from ragmeter.report.fmt import ci_text, money, num, pct, pct_ci, seconds, tokens
 from ragmeter.report.highlight import clip_chunk, find_spans_of, needles_for
-from ragmeter.report.runs import RunView, SampleView
+from ragmeter.report.runs import RunView, SampleDiagnosisView, SampleView
 from ragmeter.report.summary import (
+    Abstention,
+    CategoryRow,
     Comparison,
+    Diagnosis,
     ExtraBlock,
     Metric,
     Report,
     RunSummary,
+    curve_sample,
+    ordered_categories,
     ordered_slices,
     slice_title,
 )
-from ragmeter.report.svg import LABEL_COLOURS, diff_extent, diff_plot, run_colour, slice_plot
+from ragmeter.report.svg import (
+    CATEGORY_COLOURS,
+    LABEL_COLOURS,
+    OTHER_CATEGORY_COLOUR,
+    abstention_plot,
+    category_bars,
+    category_colour,
+    diff_extent,
+    diff_plot,
+    ink_on,
+    run_colour,
+    slice_plot,
+)
+from ragmeter.report.words import POINTS_MEANING, abstention_lines, points, signals_line
 
 __all__ = ["CHUNK_CHARS", "PREDICTION_PREVIEW", "json_for_script", "render_html"]
 
@@ -87,10 +105,13 @@ def _csp_hash(text: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def _row(i: int, s: SampleView) -> list[Any]:
+def _row(i: int, s: SampleView, diagnosis: SampleDiagnosisView | None, with_cat: bool) -> list[Any]:
     pred = s.prediction
     if pred is not None and len(pred) > PREDICTION_PREVIEW:
         pred = pred[:PREDICTION_PREVIEW] + "…"
+    # The category column exists only in reports of diagnosed runs, so the rows of
+    # other reports stay as they were.
+    category = [diagnosis.category if diagnosis is not None else None] if with_cat else []
     return [
         i,
         s.id,
@@ -102,10 +123,44 @@ def _row(i: int, s: SampleView) -> list[Any]:
         s.query,
         pred,
         s.seconds,
+        *category,
     ]
 
 
-def _detail(s: SampleView) -> dict[str, Any]:
+def _diagnosis_detail(d: SampleDiagnosisView) -> dict[str, Any]:
+    return {
+        "category": d.category,
+        "false_premise": d.false_premise,
+        "in_pages": d.answer_in_pages,
+        "in_evidence": d.answer_in_evidence,
+        "supported": d.supported,
+        "probability": d.support_probability,
+        "chunks": d.evidence_chunks,
+        "note": d.note,
+    }
+
+
+def _answer_extras(s: SampleView, diagnosis: SampleDiagnosisView | None) -> dict[str, Any]:
+    """What a diagnosed or confidence-carrying run adds to a question's details.
+
+    Keys are set only when there is something to show, so the details of older runs
+    stay as they were.
+    """
+    out: dict[str, Any] = {}
+    answer = s.answer
+    if answer is not None and answer.confidence is not None:
+        out["confidence"] = answer.confidence
+    if s.raw_label is not None:
+        out["raw_label"] = s.raw_label
+    raw = answer.extras.get("raw_answer") if answer is not None else None
+    if isinstance(raw, str):
+        out["raw_answer"] = raw
+    if diagnosis is not None:
+        out["diagnosis"] = _diagnosis_detail(diagnosis)
+    return out
+
+
+def _detail(s: SampleView, diagnosis: SampleDiagnosisView | None = None) -> dict[str, Any]:
     gold = s.answers[0] if s.answers else None
     scored_pred = s.truncated_prediction if s.truncated_prediction is not None else s.prediction
     highlight_pred = scored_pred if s.label != "missing" else None
@@ -172,6 +227,7 @@ def _detail(s: SampleView) -> dict[str, Any]:
             for name, t in s.all_stages.items()
         ],
         "seconds": s.seconds,
+        **_answer_extras(s, diagnosis),
     }
 
 
@@ -623,10 +679,168 @@ def _cost(report: Report) -> str:
     return "".join(out)
 
 
-def _questions(runs: Sequence[RunView]) -> str:
+# ---------------------------------------------------------------------------------------
+# Where the points went (diagnosis) and what abstaining would have earned
+# ---------------------------------------------------------------------------------------
+
+
+def _category_name(name: str) -> str:
+    return (
+        f'<span class="sw" data-c="{category_colour(name)}"></span>'
+        f'<span class="mono">{_e(name)}</span>'
+    )
+
+
+def _show_button(name: str, run_index: int | None) -> str:
+    run = f' data-run="{run_index}"' if run_index is not None else ""
+    return f'<button type="button" class="show" data-cat="{_e(name)}"{run}>questions</button>'
+
+
+def _category_table(d: Diagnosis, run_index: int | None) -> str:
+    """The legend of the bars: each category's colour, meaning, count and points.
+
+    ``run_index`` is None when the run has no per-question diagnoses to filter by.
+    """
+    out = [
+        '<table class="cats"><tr><th>category</th><th>what it means</th>'
+        "<th class='num'>questions</th><th class='num'>share</th>"
+        "<th class='num'>score points</th><th class='num'>points short</th>"
+        + ("<th></th>" if run_index is not None else "")
+        + "</tr>"
+    ]
+    info = {c.name: c.description for c in d.categories}
+    for cell in d.overall.cells:
+        muted = ' class="muted"' if cell.count == 0 else ""
+        button = ""
+        if run_index is not None:
+            button = f"<td>{_show_button(cell.category, run_index) if cell.count else ''}</td>"
+        out.append(
+            f"<tr{muted}><td>{_category_name(cell.category)}</td>"
+            f"<td>{_e(info.get(cell.category, ''))}</td>"
+            f'<td class="num">{cell.count:,}</td><td class="num">{_e(pct(cell.share))}</td>'
+            f'<td class="num">{_e(points(cell.score_points))}</td>'
+            f'<td class="num">{_e(f"{cell.points_short * 100:.1f}")}</td>{button}</tr>'
+        )
+    score = sum(c.score_points for c in d.overall.cells)
+    short = sum(c.points_short for c in d.overall.cells)
+    out.append(
+        f'<tr class="total"><td>all</td><td class="muted">score points add up to the score '
+        f'over these questions</td><td class="num">{d.overall.n:,}</td><td class="num">'
+        f'100%</td><td class="num">{_e(points(score))}</td>'
+        f'<td class="num">{_e(f"{short * 100:.1f}")}</td>'
+        + ("<td></td>" if run_index is not None else "")
+        + "</tr></table>"
+    )
+    return "".join(out)
+
+
+def _signals(d: Diagnosis) -> str:
+    line = signals_line(d)
+    return f'<p class="muted">{_e(line)}</p>' if line else ""
+
+
+def _category_slice_table(d: Diagnosis, rows: Sequence[CategoryRow]) -> str:
+    # Categories no question fell in are empty in every slice: leave their columns out.
+    shown = [c.category for c in d.overall.cells if c.count]
+    out = ['<details class="tbl"><summary>table</summary><table><tr><th>value</th>']
+    out.append("<th class='num'>n</th>")
+    out.extend(f"<th>{_category_name(c)}</th>" for c in shown)
+    out.append("</tr>")
+    for row in rows:
+        cells = {c.category: c for c in row.cells}
+        out.append(f'<tr><td>{_e(row.value)}</td><td class="num">{row.n:,}</td>')
+        for c in shown:
+            cell = cells[c]
+            text = f"{cell.count:,} · {points(cell.score_points)}" if cell.count else "—"
+            out.append(f'<td class="num">{_e(text)}</td>')
+        out.append("</tr>")
+    out.append("</table></details>")
+    return "".join(out)
+
+
+def _diagnosis_run(s: RunSummary, d: Diagnosis, run_index: int | None, multi: bool) -> str:
+    h = "h4" if multi else "h3"
+    nli = f" (judged by {_e(d.nli)})" if d.nli else ""
+    out = [f"<h3>{_e(s.facts.name)}</h3>" if multi else ""]
+    out.append(
+        f"<p>Each of the {d.n:,} scored questions falls in one category, from its label and "
+        "three signals: was a gold answer in the question's pages, was it in the evidence the "
+        f"system used, and does that evidence support the answer{nli}. {_e(POINTS_MEANING)}</p>"
+    )
+    out.append(_signals(d))
+    out.append(_category_table(d, run_index))
+    out.append(
+        f"<{h}>All questions</{h}>" + category_bars([d.overall], "share of questions by category")
+    )
+    for name, rows in d.slices.items():
+        out.append(f"<{h}>{_e(slice_title(name))}</{h}>")
+        title = f"share of questions by category, per {slice_title(name).lower()}"
+        out.append(category_bars(rows, title))
+        out.append(_category_slice_table(d, rows))
+    return "".join(out)
+
+
+def _diagnosis(report: Report, runs: Sequence[RunView]) -> str:
+    multi = len(report.runs) > 1
+    parts = [
+        _diagnosis_run(s, s.diagnosis, i if runs[i].diagnoses else None, multi)
+        for i, s in enumerate(report.runs)
+        if s.diagnosis is not None
+    ]
+    if not parts:
+        return ""
+    return f'<section id="diagnosis"><h2>Where the points went</h2>{"".join(parts)}</section>'
+
+
+def _abstention_text(a: Abstention) -> str:
+    return "".join(f"<p>{_e(line)}</p>" for line in abstention_lines(a))
+
+
+def _curve_table(a: Abstention) -> str:
+    out = [
+        '<details class="tbl"><summary>table</summary><table><tr><th>abstain below</th>'
+        "<th class='num'>answers kept</th><th class='num'>score</th>"
+        "<th class='num'>accuracy</th><th class='num'>hallucination</th></tr>"
+    ]
+    for p in curve_sample(a):
+        mark = ' class="differs"' if p == a.chosen else ""
+        out.append(
+            f'<tr{mark}><td class="num">{p.threshold:.3f}</td>'
+            f'<td class="num">{_e(pct(p.coverage))}</td><td class="num">{_e(pct(p.score))}</td>'
+            f'<td class="num">{_e(pct(p.accuracy))}</td>'
+            f'<td class="num">{_e(pct(p.hallucination))}</td></tr>'
+        )
+    out.append("</table></details>")
+    return "".join(out)
+
+
+def _abstention(report: Report) -> str:
+    multi = len(report.runs) > 1
+    parts = []
+    for s in report.runs:
+        a = s.abstention
+        if a is None:
+            continue
+        title = f"<h3>{_e(s.facts.name)}</h3>" if multi else ""
+        parts.append(title + _abstention_text(a) + abstention_plot(a) + _curve_table(a))
+    if not parts:
+        return ""
+    return (
+        '<section id="abstention"><h2>What abstaining would have earned</h2>'
+        '<p class="muted">CRAG scores a wrong answer −1 and "I don\'t know" 0: answering only '
+        "when confident can raise the score. Each answer below a confidence threshold becomes "
+        '"I don\'t know"; the figures keep every scored question as denominator.</p>'
+        f"{''.join(parts)}</section>"
+    )
+
+
+def _questions(runs: Sequence[RunView], with_cat: bool = False) -> str:
     multi = len(runs) > 1
     run_select = '<label for="rm-run">run</label><select id="rm-run"></select>' if multi else ""
     flipped = '<label><input type="checkbox" id="rm-flipped"> flipped only</label>' if multi else ""
+    cat_select = '<select id="rm-cat" aria-label="diagnosis category"></select>' if with_cat else ""
+    cat_col = '<col width="170">' if with_cat else ""
+    cat_head = '<th data-sort="cat">category</th>' if with_cat else ""
     return (
         '<section id="questions"><h2>Questions</h2>'
         f'<div class="controls">{run_select}'
@@ -635,19 +849,43 @@ def _questions(runs: Sequence[RunView]) -> str:
         '<select id="rm-label" aria-label="label"></select>'
         '<select id="rm-domain" aria-label="domain"></select>'
         '<select id="rm-type" aria-label="question type"></select>'
-        f'{flipped}<span id="rm-count"></span></div>'
+        f'{cat_select}{flipped}<span id="rm-count"></span></div>'
         '<noscript><p class="notes">The question table needs JavaScript; everything above '
         "does not.</p></noscript>"
         '<table class="qs"><colgroup><col width="56"><col width="150"><col width="92">'
-        '<col width="84"><col width="130"><col><col><col width="82"></colgroup><thead><tr>'
-        '<th data-sort="num" class="num sorted-asc">#</th><th data-sort="id">id</th>'
+        f'<col width="84"><col width="130">{cat_col}<col><col><col width="82"></colgroup>'
+        '<thead><tr><th data-sort="num" class="num sorted-asc">#</th><th data-sort="id">id</th>'
         '<th data-sort="label">label</th><th data-sort="domain">domain</th>'
-        '<th data-sort="qtype">type</th><th data-sort="query">query</th>'
+        f'<th data-sort="qtype">type</th>{cat_head}<th data-sort="query">query</th>'
         '<th data-sort="pred">prediction</th><th data-sort="secs" class="num">time</th>'
         '</tr></thead><tbody id="rm-tbody"></tbody></table>'
         '<div class="pager"><button type="button" id="rm-prev">← previous</button>'
         '<span id="rm-page" class="muted"></span>'
         '<button type="button" id="rm-next">next →</button></div></section>'
+    )
+
+
+def _categories(report: Report, runs: Sequence[RunView]) -> list[list[str]]:
+    """``[name, description, colour, ink]`` of every category the report shows, in order."""
+    described: dict[str, str] = {}
+    for s in report.runs:
+        if s.diagnosis is not None:
+            described.update((c.name, c.description) for c in s.diagnosis.categories)
+    names = set(described)
+    for r in runs:
+        names |= {d.category for d in r.diagnoses.values()}
+    return [
+        [n, described.get(n, ""), category_colour(n), ink_on(category_colour(n))]
+        for n in ordered_categories(names)
+    ]
+
+
+def _category_css() -> str:
+    # Colours come from the fixed palette, never from the data: a category name never
+    # reaches the style sheet.
+    return "".join(
+        f'.sw[data-c="{c}"],.cat[data-c="{c}"]{{background:{c};color:{ink_on(c)}}}'
+        for c in [*CATEGORY_COLOURS.values(), OTHER_CATEGORY_COLOUR]
     )
 
 
@@ -658,6 +896,9 @@ def render_html(report: Report, runs: Sequence[RunView]) -> str:
     # would need 'unsafe-inline' in the policy.
     colours = sorted({run_colour(i) for i in range(len(runs))})
     css += "".join(f'.sw[data-c="{c}"]{{background:{c}}}' for c in colours)
+    categories = _categories(report, runs)
+    if categories:
+        css += _category_css()
     js = _asset("report.js")
     csp = (
         "default-src 'none'; "
@@ -665,12 +906,21 @@ def render_html(report: Report, runs: Sequence[RunView]) -> str:
         f"style-src '{_csp_hash(css)}'; "
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
-    rows = {
+    with_cat = any(r.diagnoses for r in runs)
+    rows: dict[str, Any] = {
         "runs": [
-            {"name": r.name, "rows": [_row(i, s) for i, s in enumerate(r.samples)]} for r in runs
+            {
+                "name": r.name,
+                "rows": [
+                    _row(i, s, r.diagnoses.get(s.id), with_cat) for i, s in enumerate(r.samples)
+                ],
+            }
+            for r in runs
         ]
     }
-    details = [[_detail(s) for s in r.samples] for r in runs]
+    if categories:
+        rows["categories"] = categories
+    details = [[_detail(s, r.diagnoses.get(s.id)) for s in r.samples] for r in runs]
     names = ", ".join(r.name for r in runs)
     n = sum(len(r.samples) for r in runs)
     toc = [("summary", "Summary" if len(runs) == 1 else "Leaderboard")]
@@ -678,6 +928,10 @@ def render_html(report: Report, runs: Sequence[RunView]) -> str:
         toc.append(("trust", "Trust-Score"))
     if any(s.slices for s in report.runs):
         toc.append(("slices", "Slices"))
+    if any(s.diagnosis for s in report.runs):
+        toc.append(("diagnosis", "Where the points went"))
+    if any(s.abstention for s in report.runs):
+        toc.append(("abstention", "Abstaining"))
     if report.comparison is not None:
         toc.append(("compare", "Differences"))
     toc += [("cost", "Cost and latency"), ("questions", "Questions")]
@@ -698,7 +952,8 @@ def render_html(report: Report, runs: Sequence[RunView]) -> str:
         f'<header class="top"><h1>ragmeter report</h1><p class="sub">{_e(names)} · '
         f"{n:,} question records · ragmeter {_e(report.ragmeter_version)}</p>"
         f'<nav class="toc">{nav}</nav></header><main>'
-        f"{summary}{_blocks(report)}{_slices(report)}{compare}{_cost(report)}{_questions(runs)}"
+        f"{summary}{_blocks(report)}{_slices(report)}{_diagnosis(report, runs)}"
+        f"{_abstention(report)}{compare}{_cost(report)}{_questions(runs, with_cat)}"
         f"<footer>Made by ragmeter {_e(report.ragmeter_version)} from "
         f"{_e(', '.join(str(r.path) for r in runs))}. Works offline; nothing in it is loaded "
         "from elsewhere.</footer></main>"

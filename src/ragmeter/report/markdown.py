@@ -10,7 +10,16 @@ from __future__ import annotations
 import re
 
 from ragmeter.report.fmt import ci_text, money, num, pct, pct_ci, seconds, tokens
-from ragmeter.report.summary import Comparison, Report, RunSummary, slice_title
+from ragmeter.report.summary import (
+    Abstention,
+    Comparison,
+    Diagnosis,
+    Report,
+    RunSummary,
+    curve_sample,
+    slice_title,
+)
+from ragmeter.report.words import POINTS_MEANING, abstention_lines, points, signals_line
 
 __all__ = ["MAX_FLIPS", "md_escape", "render_markdown"]
 
@@ -137,6 +146,122 @@ def _slices(report: Report) -> list[str]:
             "",
         ]
     lines += ["</details>"]
+    return lines
+
+
+def _titled(title: str, s: RunSummary, multi: bool) -> str:
+    return f"**{title}" + (f", {md_escape(s.facts.name, 60)}" if multi else "") + "**"
+
+
+def _category_overall(d: Diagnosis) -> list[str]:
+    info = {c.name: c.description for c in d.categories}
+    rows = [
+        [
+            f"`{md_escape(c.category, 60)}`",
+            md_escape(info.get(c.category, ""), 120),
+            f"{c.count:,}",
+            pct(c.share),
+            points(c.score_points),
+            f"{c.points_short * 100:.1f}",
+        ]
+        for c in d.overall.cells
+    ]
+    rows.append(
+        [
+            "all",
+            "",
+            f"{d.overall.n:,}",
+            "100%",
+            points(sum(c.score_points for c in d.overall.cells)),
+            f"{sum(c.points_short for c in d.overall.cells) * 100:.1f}",
+        ]
+    )
+    header = ["category", "what it means", "questions", "share", "score points", "points short"]
+    return _table(header, rows, {2, 3, 4, 5})
+
+
+def _category_slices(d: Diagnosis) -> list[str]:
+    # Categories no question fell in are empty in every slice: leave their columns out.
+    shown = [c.category for c in d.overall.cells if c.count]
+    lines: list[str] = []
+    for name, rows in d.slices.items():
+        table = []
+        for row in rows:
+            cells = {c.category: c for c in row.cells}
+            table.append(
+                [md_escape(row.value, 60), f"{row.n:,}"]
+                + [
+                    f"{cells[c].count:,} ({points(cells[c].score_points)})"
+                    if cells[c].count
+                    else "—"
+                    for c in shown
+                ]
+            )
+        header = [slice_title(name), "n", *(md_escape(c, 40) for c in shown)]
+        lines += [*_table(header, table, set(range(1, len(header)))), ""]
+    return lines
+
+
+def _diagnosis(s: RunSummary, d: Diagnosis, multi: bool) -> list[str]:
+    nli = f" (support judged by {md_escape(d.nli, 100)})" if d.nli else ""
+    lines = [
+        "",
+        _titled("Where the points went", s, multi),
+        "",
+        f"{d.n:,} scored questions, each in one category{nli}. {POINTS_MEANING}",
+    ]
+    signals = signals_line(d)
+    if signals:
+        lines += ["", md_escape(signals, 400)]
+    lines += ["", *_category_overall(d)]
+    if d.slices:
+        lines += [
+            "",
+            "<details><summary>By slice: questions (score points) per category</summary>",
+            "",
+            *_category_slices(d),
+            "</details>",
+        ]
+    return lines
+
+
+def _abstention(s: RunSummary, a: Abstention, multi: bool) -> list[str]:
+    lines = ["", _titled("What abstaining would have earned", s, multi), ""]
+    lines += [f"- {md_escape(line, 600)}" for line in abstention_lines(a)]
+    sample = curve_sample(a)
+    if not sample:
+        return lines
+    rows = [
+        [
+            f"{p.threshold:.3f}" + (" (chosen)" if p == a.chosen else ""),
+            pct(p.coverage),
+            pct(p.score),
+            pct(p.accuracy),
+            pct(p.hallucination),
+        ]
+        for p in sample
+    ]
+    header = ["abstain below", "answers kept", "score", "accuracy", "hallucination"]
+    lines += [
+        "",
+        "<details><summary>Score against the share of answers kept</summary>",
+        "",
+        *_table(header, rows, {0, 1, 2, 3, 4}),
+        "",
+        "</details>",
+    ]
+    return lines
+
+
+def _analysis(report: Report) -> list[str]:
+    """Where the points went and what abstaining would have earned, per run that has them."""
+    multi = len(report.runs) > 1
+    lines: list[str] = []
+    for s in report.runs:
+        if s.diagnosis is not None:
+            lines += _diagnosis(s, s.diagnosis, multi)
+        if s.abstention is not None:
+            lines += _abstention(s, s.abstention, multi)
     return lines
 
 
@@ -334,6 +459,7 @@ def render_markdown(report: Report) -> str:
             who = f"{md_escape(s.facts.name, 60)}: " if len(report.runs) > 1 else ""
             lines.append(f"> ⚠ {who}{md_escape(note, 300)}")
     lines += _slices(report)
+    lines += _analysis(report)
     lines += _cost(report)
     lines += ["", f"<sub>ragmeter {md_escape(report.ragmeter_version, 40)}</sub>", ""]
     return "\n".join(lines)

@@ -21,18 +21,26 @@ from ragmeter.errors import ConfigError, DataError
 from ragmeter.types import Label
 
 __all__ = [
+    "DIAGNOSES",
     "HEADER",
     "JOURNAL",
     "RESULTS",
+    "AbstentionView",
     "AnswerView",
+    "CategoryCountView",
+    "CategoryTableView",
     "ChunkView",
+    "CurvePointView",
+    "DiagnosisView",
     "EstimateView",
     "HeaderView",
     "ResultsView",
     "RunView",
+    "SampleDiagnosisView",
     "SampleView",
     "SliceView",
     "StageView",
+    "ThresholdChoiceView",
     "load_run",
     "load_runs",
 ]
@@ -40,6 +48,7 @@ __all__ = [
 HEADER = "header.json"
 JOURNAL = "samples.jsonl"
 RESULTS = "results.json"
+DIAGNOSES = "diagnosis.jsonl"
 
 
 class View(BaseModel):
@@ -157,6 +166,74 @@ class RunUsageView(View):
     currency: str | None = None
 
 
+class CategoryCountView(View):
+    """One diagnosis category over a set of questions and the score points it accounts for."""
+
+    count: int = 0
+    share: float = 0.0
+    score_points: float = 0.0
+    """Its part of the CRAG score (−1..1 scale): the labels of its questions over the set."""
+    points_short: float = 0.0
+    """Its part of the gap to a perfect score."""
+
+
+class CategoryTableView(View):
+    """Every diagnosis category's count and points over one set of questions."""
+
+    n: int = 0
+    categories: dict[str, CategoryCountView] = Field(default_factory=dict)
+
+
+class DiagnosisView(View):
+    """The ``diagnosis`` block of results.json: where the points went, overall and per slice."""
+
+    n: int = 0
+    overall: CategoryTableView = Field(default_factory=CategoryTableView)
+    slices: dict[str, dict[str, CategoryTableView]] = Field(default_factory=dict)
+    answer_in_pages: float | None = None
+    answer_in_evidence: float | None = None
+    supported: float | None = None
+    nli: str = ""
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+
+class CurvePointView(View):
+    """The figures when abstaining on every answer whose confidence is below ``threshold``."""
+
+    threshold: float
+    coverage: float
+    score: float
+    accuracy: float
+    hallucination: float
+
+
+class ThresholdChoiceView(View):
+    """The abstention threshold chosen on the run, with its cross-validated estimate."""
+
+    threshold: float
+    threshold_ci: tuple[float, float] | None = None
+    in_sample_score: float | None = None
+    cv_score: EstimateView = Field(default_factory=EstimateView)
+    cv_gain: EstimateView = Field(default_factory=EstimateView)
+    raw_score: float | None = None
+    folds: int = 0
+    n: int = 0
+
+
+class AbstentionView(View):
+    """The ``abstention`` block of results.json: what abstaining would have earned."""
+
+    n: int = 0
+    with_confidence: int = 0
+    auroc: float | None = None
+    curve: list[CurvePointView] = Field(default_factory=list)
+    choice: ThresholdChoiceView | None = None
+    abstain_below: float | None = None
+    """The threshold the pipeline itself abstained below, when it did."""
+    raw_score: EstimateView | None = None
+    """With ``abstain_below``: the score of the answers it would have given."""
+
+
 # Keys of results.json that the views above cover; any other top-level mapping
 # (the Trust-Score block of a cited run, for one) is shown as an extra block.
 KNOWN_RESULT_KEYS = frozenset(
@@ -176,6 +253,8 @@ KNOWN_RESULT_KEYS = frozenset(
         "warnings",
         "manipulation",
         "usage",
+        "diagnosis",
+        "abstention",
     }
 )
 
@@ -193,6 +272,10 @@ class ResultsView(SliceView):
     manipulation: ManipulationView = Field(default_factory=ManipulationView)
     usage: RunUsageView | None = None
     """Tokens and cost per stage (answering, judging, nli), when the run wrote them."""
+    diagnosis: DiagnosisView | None = None
+    """Where the points went, when the run was diagnosed."""
+    abstention: AbstentionView | None = None
+    """What abstaining would have earned, when answers carry a confidence."""
     extra_blocks: dict[str, Any] = Field(default_factory=dict)
     """Top-level mappings the views do not know (a Trust-Score block, ...), as read."""
 
@@ -253,7 +336,9 @@ class AnswerView(View):
     citations: list[list[int]] = Field(default_factory=list)
     retrieved: list[ChunkView] = Field(default_factory=list)
     refused: bool | None = None
+    confidence: float | None = None
     stages: dict[str, StageView] = Field(default_factory=dict)
+    extras: dict[str, Any] = Field(default_factory=dict)
 
 
 class CheckView(View):
@@ -296,6 +381,8 @@ class SampleView(View):
     truncated_prediction: str | None = None
     truncated: bool = False
     label: Label
+    raw_label: Label | None = None
+    """The label of the answer the pipeline abstained on (below its confidence threshold)."""
     rule: str | None = None
     rule_detail: str | None = None
     votes: list[VoteView] = Field(default_factory=list)
@@ -319,6 +406,21 @@ class SampleView(View):
         return dict(self.answer.stages) if self.answer is not None else {}
 
 
+class SampleDiagnosisView(View):
+    """The diagnosis of one question: a line of ``diagnosis.jsonl``."""
+
+    id: str
+    label: str | None = None
+    category: str
+    false_premise: bool = False
+    answer_in_pages: bool | None = None
+    answer_in_evidence: bool | None = None
+    supported: bool | None = None
+    support_probability: float | None = None
+    evidence_chunks: int = 0
+    note: str | None = None
+
+
 class RunView(BaseModel):
     """One run folder as the report sees it."""
 
@@ -329,6 +431,10 @@ class RunView(BaseModel):
     header: HeaderView | None
     results: ResultsView
     samples: list[SampleView]
+    diagnoses: dict[str, SampleDiagnosisView] = Field(default_factory=dict)
+    """Per question id, from ``diagnosis.jsonl`` when the run was diagnosed."""
+    nli: str = ""
+    """The model that judged support in ``diagnosis.jsonl``."""
 
 
 def _read_json(path: Path) -> Any:
@@ -413,6 +519,33 @@ def _read_samples(path: Path) -> list[SampleView]:
     return samples
 
 
+def _read_diagnoses(path: Path) -> tuple[str, dict[str, SampleDiagnosisView]]:
+    """The NLI model (first line) and the per-question diagnoses of ``diagnosis.jsonl``."""
+    if not path.exists():
+        return "", {}
+    nli = ""
+    out: dict[str, SampleDiagnosisView] = {}
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    for line_no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = orjson.loads(raw)
+            if line_no == 1 and isinstance(record, dict) and set(record) == {"nli"}:
+                nli = str(record["nli"])
+                continue
+            d = SampleDiagnosisView.model_validate(record)
+        except (orjson.JSONDecodeError, ValidationError) as exc:
+            # A torn last line is a diagnosis killed mid-write, as with the journal.
+            if line_no == len(lines) and not data.endswith(b"\n"):
+                break
+            what = _first_error(exc) if isinstance(exc, ValidationError) else str(exc)
+            raise DataError(f"not a diagnosis record: {what}", path=path, line=line_no) from None
+        out[d.id] = d
+    return nli, out
+
+
 def load_run(folder: str | Path) -> RunView:
     """Read one run folder; it needs at least ``results.json``."""
     path = Path(folder)
@@ -435,6 +568,7 @@ def load_run(folder: str | Path) -> RunView:
             raise DataError(f"not a run header: {_first_error(exc)}", path=path / HEADER) from None
     results = _read_results(results_path)
     samples = _read_samples(path / JOURNAL)
+    nli, diagnoses = _read_diagnoses(path / DIAGNOSES)
     name = ""
     if header is not None:
         name = str(header.spec.get("name") or "")
@@ -444,6 +578,8 @@ def load_run(folder: str | Path) -> RunView:
         header=header,
         results=results,
         samples=samples,
+        diagnoses=diagnoses,
+        nli=nli,
     )
 
 

@@ -14,18 +14,33 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ragmeter import __version__
-from ragmeter.report.runs import EstimateView, RunView, SampleView, SliceView
+from ragmeter.report.runs import (
+    AbstentionView,
+    CategoryTableView,
+    DiagnosisView,
+    EstimateView,
+    RunView,
+    SampleView,
+    SliceView,
+)
 from ragmeter.report.stats import paired_difference, percentile
 
 __all__ = [
+    "CATEGORY_ORDER",
     "LABEL_SCORES",
     "SLICE_ORDER",
+    "Abstention",
     "BlockMetric",
+    "CategoryCell",
+    "CategoryInfo",
+    "CategoryRow",
     "Comparison",
     "CostSummary",
+    "CurvePoint",
+    "Diagnosis",
     "ExtraBlock",
     "Flip",
     "Headline",
@@ -38,6 +53,8 @@ __all__ = [
     "SliceRow",
     "StageCost",
     "build_report",
+    "curve_sample",
+    "ordered_categories",
     "ordered_values",
 ]
 
@@ -70,6 +87,19 @@ _VALUE_ORDER: dict[str, list[str]] = {
     "static_or_dynamic": ["static", "slow-changing", "fast-changing", "real-time"],
     "popularity": ["head", "torso", "tail"],
 }
+
+CATEGORY_ORDER = (
+    "correct_grounded",
+    "correct_unsupported",
+    "generation_error",
+    "retrieval_miss",
+    "should_have_abstained",
+    "false_premise_accepted",
+    "over_cautious",
+    "right_to_abstain",
+)
+"""The diagnosis categories in the order the diagnosis defines them (right answers, wrong
+ones, no answer); a category this list does not know follows alphabetically."""
 
 MAX_EXTRA_METRICS = 40
 _BLOCK_FIRST = ["trust", "grounded_refusals", "answer_correctness", "grounded_citations"]
@@ -208,12 +238,97 @@ class CostSummary(Out):
     currency: str | None = None
 
 
+class CategoryInfo(Out):
+    """A diagnosis category and what it means."""
+
+    name: str
+    description: str = ""
+
+
+class CategoryCell(Out):
+    """One category over a set of questions."""
+
+    category: str
+    count: int
+    share: float
+    """Share of the set's questions."""
+    score_points: float
+    """Its part of the set's CRAG score (−1..1 scale; the cells add up to the score)."""
+    points_short: float
+    """Its part of the gap to a perfect score (the cells add up to 1 − score)."""
+
+
+class CategoryRow(Out):
+    """Every category over one set of questions: the whole run or one slice value."""
+
+    value: str
+    n: int
+    cells: list[CategoryCell]
+    """One per category, in the diagnosis' order."""
+
+
+class Diagnosis(Out):
+    """Where the points went: each scored question's category, overall and per slice."""
+
+    n: int
+    nli: str = ""
+    """The model that judged whether the evidence supports each answer."""
+    categories: list[CategoryInfo]
+    overall: CategoryRow
+    slices: dict[str, list[CategoryRow]] = Field(default_factory=dict)
+    answer_in_pages: float | None = None
+    """Share of the questions with a matchable answer whose pages held it."""
+    answer_in_evidence: float | None = None
+    """Share of those whose evidence (what the system used) held it."""
+    supported: float | None = None
+    """Share of the answered questions whose evidence entails the answer."""
+
+
+class CurvePoint(Out):
+    """Score, accuracy and hallucination when abstaining below ``threshold``."""
+
+    threshold: float
+    coverage: float
+    """Share of the answers kept."""
+    score: float
+    accuracy: float
+    hallucination: float
+
+
+class Abstention(Out):
+    """What abstaining on low-confidence answers would have earned."""
+
+    n: int
+    with_confidence: int
+    auroc: float | None = None
+    curve: list[CurvePoint] = Field(default_factory=list)
+    threshold: Metric | None = None
+    """The chosen threshold with its bootstrap interval (None: too few questions to choose)."""
+    chosen: CurvePoint | None = None
+    """The point of the curve at the chosen threshold."""
+    in_sample_score: float | None = None
+    cv_score: Metric | None = None
+    """Cross-validated score of abstaining below a threshold chosen this way."""
+    cv_gain: Metric | None = None
+    """Cross-validated score minus the raw score, paired per question."""
+    raw_score: float | None = None
+    """The score without abstaining."""
+    folds: int = 0
+    abstain_below: float | None = None
+    """The threshold the pipeline itself abstained below, when it did."""
+    pipeline_raw_score: Metric | None = None
+    """With ``abstain_below``: the score of the answers the pipeline abstained on, given."""
+
+
 class FlaggedQuestion(Out):
     """A question whose prediction the manipulation screen flagged."""
 
     id: str
     query: str = ""
     detail: str = ""
+
+
+_OPTIONAL_SECTIONS = ("diagnosis", "abstention")
 
 
 class RunSummary(Out):
@@ -231,6 +346,20 @@ class RunSummary(Out):
     judge_agreement: str = ""
     """The judges' own uncertainty, in words: a panel's agreement, or a single judge's
     measured agreement with careful graders on real answers."""
+    diagnosis: Diagnosis | None = None
+    """Where the points went, when the run was diagnosed."""
+    abstention: Abstention | None = None
+    """What abstaining would have earned, when answers carry a confidence."""
+
+    @model_serializer(mode="wrap")
+    def _without_absent_sections(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Sections a run has only when its folder carries their block are left out, not
+        # null, when absent: the JSON report of an older run folder stays as it was.
+        data: dict[str, Any] = handler(self)
+        for key in _OPTIONAL_SECTIONS:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class LeaderRow(Out):
@@ -591,8 +720,120 @@ def _judge_agreement(run: RunView) -> str:
     return ""
 
 
+def ordered_categories(names: Iterable[str]) -> list[str]:
+    """Category names in the diagnosis' order, unknown ones alphabetically after."""
+    names = set(names)
+    known = [c for c in CATEGORY_ORDER if c in names]
+    return known + sorted(names - set(CATEGORY_ORDER))
+
+
+def _category_row(value: str, table: CategoryTableView, categories: Sequence[str]) -> CategoryRow:
+    cells = []
+    for name in categories:
+        c = table.categories.get(name)
+        cells.append(
+            CategoryCell(
+                category=name,
+                count=c.count if c is not None else 0,
+                share=c.share if c is not None else 0.0,
+                score_points=c.score_points if c is not None else 0.0,
+                points_short=c.points_short if c is not None else 0.0,
+            )
+        )
+    return CategoryRow(value=value, n=table.n, cells=cells)
+
+
+def _diagnosis(block: DiagnosisView) -> Diagnosis:
+    seen = set(block.overall.categories)
+    for values in block.slices.values():
+        for table in values.values():
+            seen |= set(table.categories)
+    names = ordered_categories(seen)
+    slices = {
+        name: [
+            _category_row(v, block.slices[name][v], names)
+            for v in ordered_values(name, block.slices[name])
+        ]
+        for name in ordered_slices(block.slices)
+    }
+    return Diagnosis(
+        n=block.n,
+        nli=block.nli,
+        categories=[CategoryInfo(name=c, description=block.descriptions.get(c, "")) for c in names],
+        overall=_category_row("all questions", block.overall, names),
+        slices=slices,
+        answer_in_pages=block.answer_in_pages,
+        answer_in_evidence=block.answer_in_evidence,
+        supported=block.supported,
+    )
+
+
+def _nearest_point(curve: Sequence[CurvePoint], threshold: float) -> CurvePoint | None:
+    # The curve may be thinned to ~100 thresholds: the nearest one stands for the choice.
+    if not curve:
+        return None
+    return min(curve, key=lambda p: abs(p.threshold - threshold))
+
+
+def _abstention(block: AbstentionView) -> Abstention:
+    curve = [
+        CurvePoint(
+            threshold=p.threshold,
+            coverage=p.coverage,
+            score=p.score,
+            accuracy=p.accuracy,
+            hallucination=p.hallucination,
+        )
+        for p in block.curve
+    ]
+    out = Abstention(
+        n=block.n,
+        with_confidence=block.with_confidence,
+        auroc=block.auroc,
+        curve=curve,
+        abstain_below=block.abstain_below,
+        pipeline_raw_score=_metric(block.raw_score),
+    )
+    ch = block.choice
+    if ch is None:
+        return out
+    low, high = ch.threshold_ci if ch.threshold_ci is not None else (None, None)
+    return out.model_copy(
+        update={
+            "threshold": Metric(value=ch.threshold, low=low, high=high),
+            "chosen": _nearest_point(curve, ch.threshold),
+            "in_sample_score": ch.in_sample_score,
+            "cv_score": _metric(ch.cv_score),
+            "cv_gain": _metric(ch.cv_gain),
+            "raw_score": ch.raw_score,
+            "folds": ch.folds,
+        }
+    )
+
+
+def curve_sample(a: Abstention, rows: int = 11) -> list[CurvePoint]:
+    """About ``rows`` points of the curve, evenly spread over coverage, with the chosen one.
+
+    For a table: the point nearest each of 100%, 90%, ... 0% coverage kept, each once.
+    """
+    if len(a.curve) <= rows:
+        picked = list(a.curve)
+    else:
+        picked = []
+        for k in range(rows):
+            target = 1.0 - k / (rows - 1)
+            p = min(a.curve, key=lambda c: abs(c.coverage - target))
+            if p not in picked:
+                picked.append(p)
+    if a.chosen is not None and a.chosen not in picked:
+        picked.append(a.chosen)
+    return sorted(picked, key=lambda p: (-p.coverage, p.threshold))
+
+
 def summarize_run(run: RunView) -> RunSummary:
     """Everything the report says about one run."""
+    diagnosis = run.results.diagnosis
+    abstention = run.results.abstention
     return RunSummary(
         facts=_facts(run),
         headline=_headline(run),
@@ -602,6 +843,8 @@ def summarize_run(run: RunView) -> RunSummary:
         notes=_notes(run),
         flagged=_flagged(run),
         judge_agreement=_judge_agreement(run),
+        diagnosis=_diagnosis(diagnosis) if diagnosis is not None else None,
+        abstention=_abstention(abstention) if abstention is not None else None,
     )
 
 

@@ -6,7 +6,8 @@
 
   var ROWS_PER_PAGE = 100;
   // Column positions in the embedded rows.
-  var C = { i: 0, id: 1, label: 2, domain: 3, qtype: 4, dyn: 5, pop: 6, query: 7, pred: 8, secs: 9 };
+  var C = { i: 0, id: 1, label: 2, domain: 3, qtype: 4, dyn: 5, pop: 6, query: 7, pred: 8, secs: 9,
+            cat: 10 };
 
   var data = JSON.parse(document.getElementById("rm-rows").textContent);
   var details = null;
@@ -19,13 +20,16 @@
   }
 
   var runs = data.runs;
+  // Diagnosis categories (reports of diagnosed runs only): name -> [description, colour].
+  var categories = new Map();
+  (data.categories || []).forEach(function (c) { categories.set(c[0], c); });
   var byId = runs.map(function (run) {
     var m = new Map();
     run.rows.forEach(function (r) { m.set(r[C.id], r); });
     return m;
   });
 
-  var state = { run: 0, q: "", label: "", domain: "", qtype: "", flipped: false,
+  var state = { run: 0, q: "", label: "", domain: "", qtype: "", cat: "", flipped: false,
                 sort: C.i, dir: 1, page: 0, openId: null };
 
   function el(tag, cls, text) {
@@ -44,6 +48,18 @@
   }
   function badge(label) {
     return el("span", "lbl " + (label || "none"), label || "absent");
+  }
+  function catChip(name) {
+    if (!name) { return el("span", "muted", "—"); }
+    var chip = el("span", "cat", name);
+    var info = categories.get(name);
+    // The colour comes from the report's fixed palette (a rule per colour in the style sheet).
+    if (info) { chip.dataset.c = info[2]; chip.title = info[1]; }
+    return chip;
+  }
+  function yesNo(v, unknown) {
+    if (v === null || v === undefined) { return unknown; }
+    return v ? "yes" : "no";
   }
   function fmtSecs(s) {
     if (s === null || s === undefined) { return "—"; }
@@ -67,6 +83,7 @@
   var selLabel = document.getElementById("rm-label");
   var selDomain = document.getElementById("rm-domain");
   var selType = document.getElementById("rm-type");
+  var selCat = document.getElementById("rm-cat");
   var selRun = document.getElementById("rm-run");
   var chkFlip = document.getElementById("rm-flipped");
   var tbody = document.getElementById("rm-tbody");
@@ -96,6 +113,11 @@
   fillSelect(selLabel, ["correct", "incorrect", "missing", "unscored"], "all labels");
   fillSelect(selDomain, distinct(C.domain), "all domains");
   fillSelect(selType, distinct(C.qtype), "all types");
+  if (selCat) {
+    var present = new Set(distinct(C.cat));
+    fillSelect(selCat, Array.from(categories.keys()).filter(function (c) { return present.has(c); }),
+               "all categories");
+  }
   if (selRun) {
     selRun.replaceChildren();
     runs.forEach(function (run, k) {
@@ -109,6 +131,7 @@
     if (state.label && r[C.label] !== state.label) { return false; }
     if (state.domain && r[C.domain] !== state.domain) { return false; }
     if (state.qtype && r[C.qtype] !== state.qtype) { return false; }
+    if (state.cat && r[C.cat] !== state.cat) { return false; }
     if (state.flipped && !isFlipped(r[C.id])) { return false; }
     if (state.q) {
       var hay = (r[C.id] + "\n" + r[C.query] + "\n" + (r[C.pred] || "")).toLowerCase();
@@ -146,8 +169,13 @@
       if (r[C.pred] !== null) { p.title = r[C.pred]; }
       var id = el("td", "mono", r[C.id]);
       id.title = r[C.id];
+      var cat = null;
+      if (selCat) {
+        cat = el("td");
+        cat.appendChild(catChip(r[C.cat]));
+      }
       add(tr, el("td", "num", r[C.i] + 1), id, label, el("td", null, r[C.domain] || "—"),
-          el("td", null, r[C.qtype] || "—"), q, p, el("td", "num", fmtSecs(r[C.secs])));
+          el("td", null, r[C.qtype] || "—"), cat, q, p, el("td", "num", fmtSecs(r[C.secs])));
       frag.appendChild(tr);
     });
     tbody.replaceChildren(frag);
@@ -177,6 +205,7 @@
   onSelect(selLabel, "label");
   onSelect(selDomain, "domain");
   onSelect(selType, "qtype");
+  if (selCat) { onSelect(selCat, "cat"); }
   if (selRun) {
     selRun.addEventListener("change", function () {
       state.run = Number(selRun.value); state.page = 0; render();
@@ -191,7 +220,7 @@
   next.addEventListener("click", function () { state.page += 1; render(); });
 
   var sortCols = { num: C.i, id: C.id, label: C.label, domain: C.domain, qtype: C.qtype,
-                   query: C.query, pred: C.pred, secs: C.secs };
+                   cat: C.cat, query: C.query, pred: C.pred, secs: C.secs };
   document.querySelectorAll("table.qs th[data-sort]").forEach(function (th) {
     th.addEventListener("click", function () {
       var col = sortCols[th.dataset.sort];
@@ -215,6 +244,21 @@
   });
   document.querySelectorAll("[data-open]").forEach(function (e) {
     e.addEventListener("click", function () { open(0, e.dataset.open); });
+  });
+  // "questions" buttons of the diagnosis table: show that category's questions.
+  document.querySelectorAll("button[data-cat]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      if (!selCat) { return; }
+      if (selRun && b.dataset.run !== undefined) {
+        selRun.value = b.dataset.run;
+        state.run = Number(b.dataset.run);
+      }
+      selCat.value = b.dataset.cat;
+      state.cat = selCat.value;
+      state.page = 0;
+      render();
+      document.getElementById("questions").scrollIntoView();
+    });
   });
 
   // ---- drill-down ------------------------------------------------------------------
@@ -288,6 +332,26 @@
     return wrap;
   }
 
+  function diagnosisSection(g) {
+    add(body, section("Diagnosis"));
+    var info = categories.get(g.category);
+    var head = el("div");
+    add(head, catChip(g.category), " ", el("span", "muted", info ? info[1] : ""));
+    body.appendChild(head);
+    var supported = yesNo(g.supported, "not judged");
+    if (g.probability !== null && g.probability !== undefined) {
+      supported += " (probability " + g.probability.toFixed(3) + ")";
+    }
+    add(body, kvTable([
+      ["answer in the pages", yesNo(g.in_pages, "unknown (no pages, or an answer no text can attest)")],
+      ["answer in the evidence", yesNo(g.in_evidence, "unknown")],
+      ["evidence supports the answer", supported],
+      ["evidence chunks", g.chunks],
+      ["false premise", g.false_premise ? "yes" : null],
+      ["note", g.note]
+    ]));
+  }
+
   function open(runIndex, id) {
     var row = byId[runIndex].get(id);
     if (!row) { return; }
@@ -332,9 +396,14 @@
       ["judge agreement", d.agreement === null ? null : Math.round(d.agreement * 100) + "%"],
       ["unscored because", d.unscored_reason],
       ["refused", d.refused === null ? null : (d.refused ? "yes" : "no")],
+      ["confidence", d.confidence === undefined ? null : d.confidence.toFixed(3)],
+      ["raw answer", d.raw_answer],
+      ["raw answer's label", d.raw_label ? badge(d.raw_label) : null],
       ["missing because", d.missing_reason],
       ["error", d.error]
     ]));
+
+    if (d.diagnosis) { diagnosisSection(d.diagnosis); }
 
     if (d.votes.length) {
       add(body, section("Judges"));
