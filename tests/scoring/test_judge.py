@@ -282,3 +282,12 @@ def test_second_look_takes_no_range_for_a_single_figure() -> None:
     llm = _SecondLookLLM("2 to 3 goldfish", {pred: 0.5, "2 to 3 goldfish": 0.1})
     check = asyncio.run(LLMJudge(llm, "f").check(q, "2", pred))
     assert check.verdict == "incorrect" and check.prediction_answer == "2 to 3 goldfish"
+
+
+def test_a_gold_figure_restated_wrongly_stands_whatever_the_short_answer() -> None:
+    q = "how many times has taylor swift been named to the time 100?"
+    gold = "taylor swift has been named to the time 100 three times, in 2010, 2015, and 2019."
+    pred = "Taylor Swift has been named to the TIME 100 three times, in 2010, 2015, and 2119."
+    llm = _SecondLookLLM("three times", {})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "incorrect" and "2119" in check.rationale and llm.generated == 0

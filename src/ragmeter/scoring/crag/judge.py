@@ -21,8 +21,9 @@ How a verdict is reached, per gold answer:
    prediction's own; it is correct when it is the gold, or mechanics prove it
    the gold, or the model says yes to it with the verdict's confidence. A long
    prediction rejected for restating the gold's figures wrongly gets the same
-   look, but only a mechanical proof counts: its other figures may be detail
-   ("released in 2023 ... retired in 2022").
+   look when it also states rightly every gold figure it seems to restate
+   wrongly (its other figures may be detail: "released in 2023 ... retired in
+   2022"), and there only a mechanical proof counts.
 
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
@@ -57,6 +58,7 @@ from ragmeter.scoring.crag.equivalence import (
     gold_option,
     long_list,
     settle,
+    stated_beside,
 )
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
@@ -580,7 +582,9 @@ class LLMJudge:
                 step="verdict",
                 calls=0,
             )
-            if not is_long_prediction(prediction):
+            if not is_long_prediction(prediction) or not stated_beside(
+                gold, prediction, wrong, years=True
+            ):
                 return check
             key = await self.key_answer(question, gold)
             check = check.model_copy(update={"key_answer": key})
