@@ -226,13 +226,12 @@ def test_second_look_at_a_rejected_long_prediction() -> None:
     check = asyncio.run(LLMJudge(llm, "f").check(q, "germany", _LONG))
     assert check.verdict == "correct" and check.step == "prediction_answer"
     assert check.prediction_answer == "Germany" and check.calls == 2 and llm.graded == [_LONG]
-    # Not the gold word for word: the model's verdict on the short answer decides.
-    llm = _SecondLookLLM("Germany", {_LONG: 0.45, "Germany": 0.9})
-    check = asyncio.run(LLMJudge(llm, "f").check(q, "federal republic of germany", _LONG))
-    assert check.verdict == "correct" and check.calls == 3
-    llm = _SecondLookLLM("Germany", {_LONG: 0.45, "Germany": 0.7})
+    # Neither the gold word for word nor proven by mechanics: the rejection stands,
+    # and the short answer is not put to the model.
+    llm = _SecondLookLLM("Germany", {_LONG: 0.45, "Germany": 1.0})
     check = asyncio.run(LLMJudge(llm, "f").check(q, "federal republic of germany", _LONG))
     assert check.verdict == "incorrect" and check.prediction_answer == "Germany"
+    assert check.calls == 2 and llm.graded == [_LONG] and "not proven" in check.rationale
 
 
 def test_second_look_never_overturns_a_clear_no_or_takes_invented_words() -> None:

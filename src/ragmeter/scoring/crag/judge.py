@@ -18,12 +18,11 @@ How a verdict is reached, per gold answer:
    a small model reads a short answer more reliably than one buried in
    sentences of detail. The prediction's own short answer is extracted (still
    quoted inside the boundary) and kept only when its words are the
-   prediction's own; it is correct when it is the gold, or mechanics prove it
-   the gold, or the model says yes to it with the verdict's confidence. A long
-   prediction rejected for restating the gold's figures wrongly gets the same
-   look when it also states rightly every gold figure it seems to restate
-   wrongly (its other figures may be detail: "released in 2023 ... retired in
-   2022"), and there only a mechanical proof counts.
+   prediction's own; it is correct when it is the gold (or the gold's short
+   form) word for word, or mechanics prove it so. A long prediction rejected
+   for restating the gold's figures wrongly gets the same look when it also
+   states rightly every gold figure it seems to restate wrongly (its other
+   figures may be detail: "released in 2023 ... retired in 2022").
 
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
@@ -440,10 +439,13 @@ class LLMJudge:
         prediction: str,
         key: str | None,
         first: GoldCheck,
-        *,
-        mechanical_only: bool = False,
     ) -> GoldCheck:
-        """The rejected long prediction's own short answer against the gold (or ``first``)."""
+        """The rejected long prediction's own short answer against the gold (or ``first``).
+
+        Only the gold word for word or a mechanical proof counts: on the real answers'
+        dev split, the model's yes/no on the short answer never cleared the verdict's
+        thresholds where mechanics left the case open, so it would only cost a call.
+        """
         short = await self.prediction_answer(question, prediction)
         if short is None:
             return first
@@ -477,26 +479,8 @@ class LLMJudge:
                     "step": "prediction_answer",
                 }
             )
-        if mechanical_only:
-            return first
-        messages = self.prompt.messages(question, gold, short, key_answer=key)
-        probs, _error, _attempts = await self._choices(messages, ["yes", "no"])
-        if probs is None:
-            return first
-        p_yes = probs.probs.get("yes", 0.0)
-        contained = contains_words(short, key or gold) or contains_words(short, gold)
-        threshold = self.yes_threshold_contained if contained else self.yes_threshold
-        rationale = f"{first.rationale}; its short answer {short!r}: P = {p_yes:.2f}"
-        if p_yes <= threshold:
-            return first.model_copy(update={"rationale": rationale})
         return first.model_copy(
-            update={
-                "verdict": "correct",
-                "rationale": rationale,
-                "raw": f"{first.raw} {_probs_text(probs)}",
-                "cached": first.cached and probs.cached,
-                "step": "prediction_answer",
-            }
+            update={"rationale": f"{first.rationale}; its short answer {short!r}: not proven"}
         )
 
     async def _option_check(self, question: str, gold: str, prediction: str) -> GoldCheck | None:
@@ -588,9 +572,7 @@ class LLMJudge:
                 return check
             key = await self.key_answer(question, gold)
             check = check.model_copy(update={"key_answer": key})
-            return await self._second_look(
-                question, gold, prediction, key, check, mechanical_only=True
-            )
+            return await self._second_look(question, gold, prediction, key, check)
         key = await self.key_answer(question, gold)
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
