@@ -7,11 +7,13 @@ import pytest
 from ragmeter.scoring.crag.equivalence import (
     code_outcome,
     comparison_outcome,
+    contradicted_values,
     gold_option,
     gold_values,
     list_outcome,
     restates_question,
     settle,
+    stated_beside,
     value_outcome,
     yes_no_outcome,
 )
@@ -142,3 +144,15 @@ def test_a_prediction_that_only_repeats_the_question_gives_no_answer() -> None:
     )
     assert not restates_question(q, "Nvidia has the highest EPS growth rate in the S&P 500.")
     assert not restates_question("how many moons does mars have?", "Mars has 2 moons.")
+
+
+def test_stated_beside_wrong_looking_figures() -> None:
+    gold = "bruce willis worked on 2 movies in 2023"
+    pred = "He retired in 2022, but films he had shot were released in 2023."
+    wrong = contradicted_values(gold, pred, years=True)
+    assert [v.text for v in wrong] == ["2022"] and stated_beside(gold, pred, wrong, years=True)
+    # The gold's 2019 is nowhere right: 2119 stays a wrong restatement of it.
+    gold = "named three times, in 2010, 2015, and 2019"
+    pred = "Named three times, in 2010, 2015, and 2119."
+    wrong = contradicted_values(gold, pred, years=True)
+    assert wrong and not stated_beside(gold, pred, wrong, years=True)

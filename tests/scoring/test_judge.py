@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from scoring_fakes import ScriptedLLM, field
 
 from ragmeter.errors import DataError
-from ragmeter.llm.protocol import GenerationSettings
+from ragmeter.llm.protocol import (
+    ChatMessage,
+    ChoiceProbabilities,
+    Completion,
+    GenerationSettings,
+)
 from ragmeter.scoring.crag.boundary import marker_for, quote
 from ragmeter.scoring.crag.judge import (
     JudgePrompt,
     LLMJudge,
     LLMRefusalConfirmer,
     decide,
+    is_long_prediction,
     judge_against_golds,
+    own_answer,
 )
 from ragmeter.scoring.crag.records import JudgeVote
 
@@ -156,3 +164,129 @@ def test_refusal_confirmer() -> None:
     assert asyncio.run(confirm("q", "I don't know."))
     assert not asyncio.run(confirm("q", "Not sure, probably 42"))
     assert confirm.overruled == 1
+
+
+def test_own_answer_keeps_only_the_predictions_own_words() -> None:
+    pred = "The 2006 FIFA World Cup was held in Germany, and Italy won it."
+    assert own_answer("Germany.", pred) == "Germany"
+    assert own_answer('Answer: "Germany"\nbecause it says so', pred) == "Germany"
+    # Invented by the model, not in the prediction: never counts.
+    assert own_answer("France", pred) is None
+    assert own_answer("NO ANSWER", pred) is None
+    assert own_answer("  ", pred) is None
+    # The whole prediction is no short answer.
+    assert own_answer(pred, pred) is None
+    assert is_long_prediction(pred) and not is_long_prediction("Germany, in 2006.")
+    # A sentence copied out is no short answer.
+    assert own_answer("The 2006 FIFA World Cup was held in Germany", pred) is None
+    # One example picked out of a list of candidates is not the answer the prediction gives.
+    charts = "Songs like Carnival, Texas Hold 'Em and Beautiful Things topped the US charts."
+    assert own_answer("Carnival", charts) is None
+    assert own_answer("Carnival", "Carnival topped the US charts, ahead of Texas Hold 'Em.")
+
+
+class _SecondLookLLM:
+    """Generates ``short`` for the extraction; P(yes) per graded text from ``p_yes``."""
+
+    def __init__(self, short: str, p_yes: dict[str, float]):
+        self.short = short
+        self.p_yes = p_yes
+        self.graded: list[str] = []
+        self.generated = 0
+
+    @property
+    def identity(self) -> str:
+        return "fake:second-look"
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], settings: GenerationSettings
+    ) -> Completion:
+        self.generated += 1
+        return Completion(text=self.short)
+
+    async def choice_probabilities(
+        self, messages: Sequence[ChatMessage], choices: Sequence[str]
+    ) -> ChoiceProbabilities:
+        graded = field(messages[-1].content, "Predicted answer")
+        self.graded.append(graded)
+        p = self.p_yes[graded]
+        return ChoiceProbabilities(probs={"yes": p, "no": 1 - p}, method="logits")
+
+    async def aclose(self) -> None:
+        return None
+
+
+_LONG = "The 2006 FIFA World Cup was held in Germany, and Italy won it in Berlin."
+
+
+def test_second_look_at_a_rejected_long_prediction() -> None:
+    q = "where was the 2006 fifa world cup hosted?"
+    # Its short answer is the gold word for word: correct without another verdict.
+    llm = _SecondLookLLM("Germany", {_LONG: 0.45})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "germany", _LONG))
+    assert check.verdict == "correct" and check.step == "prediction_answer"
+    assert check.prediction_answer == "Germany" and check.calls == 2 and llm.graded == [_LONG]
+    # Neither the gold word for word nor proven by mechanics: the rejection stands,
+    # and the short answer is not put to the model.
+    llm = _SecondLookLLM("Germany", {_LONG: 0.45, "Germany": 1.0})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "federal republic of germany", _LONG))
+    assert check.verdict == "incorrect" and check.prediction_answer == "Germany"
+    assert check.calls == 2 and llm.graded == [_LONG] and "not proven" in check.rationale
+
+
+def test_second_look_never_overturns_a_clear_no_or_takes_invented_words() -> None:
+    q = "where was the 2006 fifa world cup hosted?"
+    clear_no = _SecondLookLLM("Germany", {_LONG: 0.1})
+    check = asyncio.run(LLMJudge(clear_no, "f").check(q, "germany", _LONG))
+    assert check.verdict == "incorrect" and clear_no.generated == 0
+    invented = _SecondLookLLM("France", {_LONG: 0.45, "France": 1.0})
+    check = asyncio.run(LLMJudge(invented, "f").check(q, "france", _LONG))
+    assert check.verdict == "incorrect" and check.prediction_answer is None
+    assert invented.graded == [_LONG]
+    short = _SecondLookLLM("Germany", {"In Germany.": 0.45})
+    check = asyncio.run(LLMJudge(short, "f").check(q, "germany", "In Germany."))
+    assert check.verdict == "incorrect" and short.generated == 0
+
+
+def test_second_look_short_answer_proven_wrong_keeps_the_rejection() -> None:
+    q = "what was the distance traveled at 87 miles per hour in 30 minutes?"
+    pred = "At 87 miles per hour, 30 minutes (0.5 hours) covers 87 × 0.5 = 43.5 miles."
+    right = _SecondLookLLM("43.5 miles", {pred: 0.5})
+    assert asyncio.run(LLMJudge(right, "f").check(q, "43.5 miles", pred)).verdict == "correct"
+    wrong = _SecondLookLLM("43.5 miles", {pred: 0.5, "43.5 miles": 1.0})
+    check = asyncio.run(LLMJudge(wrong, "f").check(q, "10 miles", pred))
+    assert check.verdict == "incorrect" and wrong.graded == [pred]
+
+
+def test_figures_restated_wrongly_get_only_a_mechanical_second_look() -> None:
+    q = "what movies did bruce willis work on in 2023?"
+    gold = "bruce willis worked on 2 movies in 2023, detective knight and assassin"
+    pred = (
+        "He retired in 2022, but two films he had shot came out in 2023: "
+        "Detective Knight and Assassin."
+    )
+    # "2022" restates no figure of the gold: the short answer proves the gold's list.
+    llm = _SecondLookLLM("Detective Knight and Assassin", {})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "correct" and check.step == "prediction_answer"
+    # A short answer mechanics cannot prove is not put to the model: the rejection stands.
+    llm = _SecondLookLLM("two films", {"two films": 1.0})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "incorrect" and "wrongly" in check.rationale and llm.graded == []
+
+
+def test_second_look_takes_no_range_for_a_single_figure() -> None:
+    q = "how many goldfish should i keep in an aquarium at once?"
+    pred = "A 40-gallon tank with about 20 gallons per fish can hold 2 to 3 goldfish comfortably."
+    llm = _SecondLookLLM("2 to 3 goldfish", {pred: 0.5, "2 to 3 goldfish": 0.1})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "2", pred))
+    assert check.verdict == "incorrect" and check.prediction_answer == "2 to 3 goldfish"
+
+
+def test_a_gold_figure_restated_wrongly_stands_whatever_the_short_answer() -> None:
+    q = "how many times has taylor swift been named to the time 100?"
+    gold = "taylor swift has been named to the time 100 three times, in 2010, 2015, and 2019."
+    pred = "Taylor Swift has been named to the TIME 100 three times, in 2010, 2015, and 2119."
+    llm = _SecondLookLLM("three times", {})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "incorrect" and "2119" in check.rationale and llm.generated == 0

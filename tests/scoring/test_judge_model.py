@@ -126,3 +126,46 @@ def test_adversarial_suite_with_the_local_judge(crag_validation: Path, tmp_path:
     assert out["accuracy"] >= 0.98, out
     low = {k: v for k, v in out["by_kind"].items() if v < 0.95}
     assert not low, out
+
+
+LONG_CASES = [
+    # Long answers with extra true detail, a wrong name in the same frame, and one that
+    # names the gold only to reject it: the second look must not turn that into a pass.
+    ("which city hosted the 2012 summer olympics?", "london", "correct",
+     "The 2012 Summer Olympics took place in London, the first city to host the modern "
+     "Games three times, and Michael Phelps became the most decorated Olympian there."),
+    ("who wrote the novel nineteen eighty-four?", "george orwell", "correct",
+     "Nineteen Eighty-Four was written by George Orwell, the pen name of Eric Arthur "
+     "Blair, and was published in June 1949 by Secker & Warburg in London."),
+    ("who wrote the novel nineteen eighty-four?", "george orwell", "incorrect",
+     "Nineteen Eighty-Four was written by Aldous Huxley, who also wrote Brave New World, "
+     "and was published in June 1949 by Secker & Warburg in London."),
+    ("which country hosted the 2006 fifa world cup?", "germany", "incorrect",
+     "Not Germany, as many people think: the 2006 FIFA World Cup was hosted by France, "
+     "which also won the final against Italy in Paris."),
+]  # fmt: skip
+
+
+def test_long_answers_with_the_local_judge(crag_validation: Path, tmp_path: Path) -> None:
+    """Long answers: the detail does not sink a right answer, nor lift a wrong one."""
+    cases = tmp_path / "long.jsonl"
+    rows = [
+        {"query": q, "answer": g, "alt_ans": [], "prediction": p, "expected": e, "kind": e}
+        for q, g, e, p in LONG_CASES
+    ]
+    cases.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    samples = tmp_path / "s.jsonl"
+    res = run_cli(
+        "judge-check", "--cases", str(cases), "--judge", "local", "--json",
+        "--cache-path", str(tmp_path / "responses.sqlite3"), "--samples", str(samples),
+        mirror=crag_validation.parents[1],
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["accuracy"] == 1.0, out
+    scored = [json.loads(x) for x in samples.read_text().splitlines()]
+    for row, sample in zip(rows, scored, strict=True):
+        for check in (c for v in sample["votes"] for c in v["checks"]):
+            short = check["prediction_answer"]
+            # A short answer the second look used is the prediction's own words.
+            assert short is None or short.lower() in row["prediction"].lower()

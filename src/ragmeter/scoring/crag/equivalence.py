@@ -427,20 +427,14 @@ def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> l
     detail, and an approximate figure within 10% of the gold's stands. ``years``: years
     count too (a sentence gold's "1999 movie" restated as "2009 movie").
     """
-    gold_vals = [
-        v for v in find_values(gold) if v.amount is not None and (years or not v.is_year_like)
-    ]
+    gold_vals = _gold_figures(gold, years)
     out = []
     for v in find_values(prediction):
         if v.amount is None or (v.is_year_like and not years) or v.amount == 0:
             continue
         if _RANK.search(prediction[: v.start]):
             continue
-        peers = [
-            g
-            for g in gold_vals
-            if comparable(g, v) and g.amount and Decimal("0.5") <= abs(v.amount / g.amount) <= 2
-        ]
+        peers = _peers(gold_vals, v)
         if not peers or any(same_value(g, v) for g in peers):
             continue
         near = [g for g in peers if g.amount and abs(v.amount - g.amount) <= abs(g.amount) / 10]
@@ -452,6 +446,34 @@ def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> l
 
 
 _RANK = re.compile(r"(?:\bno\.|#|\bnumber|\bnum\.)\s*$", re.IGNORECASE)
+
+
+def _gold_figures(gold: str, years: bool) -> list[Value]:
+    return [v for v in find_values(gold) if v.amount is not None and (years or not v.is_year_like)]
+
+
+def _peers(gold_vals: Sequence[Value], v: Value) -> list[Value]:
+    """The gold figures ``v`` could be restating: same kind, within a factor of two."""
+    if v.amount is None:
+        return []
+    return [
+        g
+        for g in gold_vals
+        if comparable(g, v) and g.amount and Decimal("0.5") <= abs(v.amount / g.amount) <= 2
+    ]
+
+
+def stated_beside(
+    gold: str, prediction: str, wrong: Sequence[Value], *, years: bool = False
+) -> bool:
+    """True when every gold figure the ``wrong`` figures could restate is also stated rightly
+    in the prediction: the wrong ones may then be about something else ("released in 2023
+    ... retired in 2022"), not a proof of error (nor of being right)."""
+    gold_vals = _gold_figures(gold, years)
+    pred_vals = find_values(prediction)
+    return all(
+        any(same_value(g, w) for w in pred_vals) for v in wrong for g in _peers(gold_vals, v)
+    )
 
 
 def settle(

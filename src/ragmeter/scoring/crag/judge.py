@@ -14,12 +14,21 @@ How a verdict is reached, per gold answer:
    probabilities of the model's next word, "yes" or "no", not from free text
    the prediction could imitate. Backends without next-token probabilities
    give a parsed one-word reply, recorded as such.
+4. A second look at a long prediction the verdict rejects without a clear no:
+   a small model reads a short answer more reliably than one buried in
+   sentences of detail. The prediction's own short answer is extracted (still
+   quoted inside the boundary) and kept only when its words are the
+   prediction's own; it is correct when it is the gold (or the gold's short
+   form) word for word, or mechanics prove it so. A long prediction rejected
+   for restating the gold's figures wrongly gets the same look when it also
+   states rightly every gold figure it seems to restate wrongly (its other
+   figures may be detail: "released in 2023 ... retired in 2022").
 
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
-``data/option_prompt.txt``). The fixed part of the judge's chat (instructions
-and examples) comes first and never varies, so a backend that keeps prompt
-prefixes reads it once.
+``data/option_prompt.txt``, ``data/prediction_answer_prompt.txt``). The fixed
+part of the judge's chat (instructions and examples) comes first and never
+varies, so a backend that keeps prompt prefixes reads it once.
 
 A failed call or an unreadable reply is retried, then recorded as unscored
 with its reason. Several judges vote by majority; a tie or a panel with no
@@ -48,11 +57,13 @@ from ragmeter.scoring.crag.equivalence import (
     gold_option,
     long_list,
     settle,
+    stated_beside,
 )
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
-from ragmeter.scoring.normalize import contains_words, tokens
+from ragmeter.scoring.crag.values import find_values
+from ragmeter.scoring.normalize import contains_words, normalize_answer, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
 
@@ -63,7 +74,9 @@ __all__ = [
     "LLMJudge",
     "PanelDecision",
     "decide",
+    "is_long_prediction",
     "judge_against_golds",
+    "own_answer",
 ]
 
 _PACKAGE = "ragmeter.scoring.crag"
@@ -84,6 +97,16 @@ probabilities near 0 or 1, where neither threshold matters."""
 
 KEY_ANSWER_MIN_WORDS = 7
 """A gold of this many words or more gets a short form extracted for the judge."""
+
+LONG_PREDICTION_MIN_WORDS = 8
+"""A prediction of this many words or more gets a second look when the verdict rejects it."""
+
+SECOND_LOOK_FLOOR = 0.2
+"""The second look is only for a verdict short of a clear no: P(yes) at least this. Below
+it the full answer's verdict stands, whatever its short answer says (an extraction could
+pick a name the answer mentions only to reject it)."""
+
+_NO_ANSWER = "no answer"
 
 
 class JudgeExample(Record):
@@ -131,6 +154,7 @@ class JudgePrompt:
     option_instructions: str = ""
     premise_instructions: str = ""
     premise_examples: tuple[JudgeExample, ...] = ()
+    prediction_answer_instructions: str = ""
     source: str = "builtin"
 
     @classmethod
@@ -142,6 +166,7 @@ class JudgePrompt:
         key_answer: str | Path | None = None,
         option: str | Path | None = None,
         premise: str | Path | None = None,
+        prediction_answer: str | Path | None = None,
     ) -> JudgePrompt:
         """Read a prompt file, a JSONL file of `JudgeExample` rows and the helper prompts
         (the built-in ones when not given)."""
@@ -151,6 +176,11 @@ class JudgePrompt:
         kpath = Path(key_answer) if key_answer else data_file("key_answer_prompt.txt", _PACKAGE)
         opath = Path(option) if option else data_file("option_prompt.txt", _PACKAGE)
         ppath = Path(premise) if premise else data_file("premise_prompt.txt", _PACKAGE)
+        apath = (
+            Path(prediction_answer)
+            if prediction_answer
+            else data_file("prediction_answer_prompt.txt", _PACKAGE)
+        )
         pexamples = _read_examples(data_file("premise_examples.jsonl", _PACKAGE))
         return cls(
             text,
@@ -159,6 +189,7 @@ class JudgePrompt:
             option_instructions=_read_text(opath),
             premise_instructions=_read_text(ppath),
             premise_examples=tuple(pexamples),
+            prediction_answer_instructions=_read_text(apath),
             source=f"{ipath}+{epath}",
         )
 
@@ -175,6 +206,7 @@ class JudgePrompt:
             option_instructions=p.option_instructions,
             premise_instructions=p.premise_instructions,
             premise_examples=p.premise_examples,
+            prediction_answer_instructions=p.prediction_answer_instructions,
             source="builtin",
         )
 
@@ -189,6 +221,7 @@ class JudgePrompt:
         h.update(self.premise_instructions.encode())
         for ex in self.premise_examples:
             h.update(ex.model_dump_json().encode())
+        h.update(self.prediction_answer_instructions.encode())
         return h.hexdigest()[:12]
 
     def messages(
@@ -218,6 +251,19 @@ class JudgePrompt:
         return [
             ChatMessage(role="system", content=self.key_answer_instructions),
             ChatMessage(role="user", content=f"Question: {question}\nFull answer: {gold}"),
+        ]
+
+    def prediction_answer_messages(self, question: str, prediction: str) -> list[ChatMessage]:
+        """The chat that asks for the short answer a long prediction gives (quoted as data)."""
+        marker = marker_for("answer", question, prediction)
+        user = (
+            f"Question: {question}\n"
+            f"The reply is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+            f"{quote(prediction, marker)}\nWhat is the reply's answer to the question?"
+        )
+        return [
+            ChatMessage(role="system", content=self.prediction_answer_instructions),
+            ChatMessage(role="user", content=user),
         ]
 
     def premise_messages(self, question: str, prediction: str) -> list[ChatMessage]:
@@ -313,6 +359,7 @@ class LLMJudge:
         *,
         retries: int = 2,
         key_answer_tokens: int = 24,
+        prediction_answer_tokens: int = 32,
         yes_threshold: float = YES_THRESHOLD,
         yes_threshold_contained: float = YES_THRESHOLD_CONTAINED,
     ):
@@ -321,6 +368,7 @@ class LLMJudge:
         self.prompt = prompt or JudgePrompt.builtin()
         self.retries = max(0, retries)
         self.key_answer_tokens = key_answer_tokens
+        self.prediction_answer_tokens = prediction_answer_tokens
         self.yes_threshold = yes_threshold
         self.yes_threshold_contained = yes_threshold_contained
 
@@ -368,6 +416,72 @@ class LLMJudge:
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
             return None
         return key
+
+    async def prediction_answer(self, question: str, prediction: str) -> str | None:
+        """The short answer a long prediction gives (None when it gives none, when the
+        model strays from the prediction's words, or for a short prediction)."""
+        if not self.prompt.prediction_answer_instructions or not is_long_prediction(prediction):
+            return None
+        _count_call()
+        try:
+            completion = await self.llm.generate(
+                self.prompt.prediction_answer_messages(question, prediction),
+                GenerationSettings(max_tokens=self.prediction_answer_tokens, temperature=0.0),
+            )
+        except BackendError:
+            return None
+        return own_answer(completion.text, prediction)
+
+    async def _second_look(
+        self,
+        question: str,
+        gold: str,
+        prediction: str,
+        key: str | None,
+        first: GoldCheck,
+    ) -> GoldCheck:
+        """The rejected long prediction's own short answer against the gold (or ``first``).
+
+        Only the gold word for word or a mechanical proof counts: on the real answers'
+        dev split, the model's yes/no on the short answer never cleared the verdict's
+        thresholds where mechanics left the case open, so it would only cost a call.
+        """
+        short = await self.prediction_answer(question, prediction)
+        if short is None:
+            return first
+        first = first.model_copy(update={"prediction_answer": short})
+        targets = [gold] if key is None else [gold, key]
+        if normalize_answer(short) in {normalize_answer(t) for t in targets}:
+            return first.model_copy(
+                update={
+                    "verdict": "correct",
+                    "rationale": f"{first.rationale}; its short answer {short!r} is the gold",
+                    "step": "prediction_answer",
+                }
+            )
+        for target in targets:
+            if len(find_values(short)) > len(find_values(target)):
+                # "2 to 3 goldfish" for "two": a range or a second figure is no proof.
+                continue
+            settled = settle(question, [target], short, list_gold=long_list(target))
+            if settled is None:
+                continue
+            if settled.label != "correct":
+                # Mechanics prove the short answer wrong: the rejection stands.
+                return first
+            return first.model_copy(
+                update={
+                    "verdict": "correct",
+                    "rationale": (
+                        f"{first.rationale}; its short answer {short!r}: "
+                        f"{settled.rule} ({settled.detail})"
+                    ),
+                    "step": "prediction_answer",
+                }
+            )
+        return first.model_copy(
+            update={"rationale": f"{first.rationale}; its short answer {short!r}: not proven"}
+        )
 
     async def _option_check(self, question: str, gold: str, prediction: str) -> GoldCheck | None:
         """Incorrect when the prediction chooses the option the gold does not; else None."""
@@ -445,13 +559,20 @@ class LLMJudge:
         if wrong:
             # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
             shown = ", ".join(v.text for v in wrong)
-            return GoldCheck(
+            check = GoldCheck(
                 gold=gold,
                 verdict="incorrect",
                 rationale=f"restates the true answer's figures wrongly: {shown}",
                 step="verdict",
                 calls=0,
             )
+            if not is_long_prediction(prediction) or not stated_beside(
+                gold, prediction, wrong, years=True
+            ):
+                return check
+            key = await self.key_answer(question, gold)
+            check = check.model_copy(update={"key_answer": key})
+            return await self._second_look(question, gold, prediction, key, check)
         key = await self.key_answer(question, gold)
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
@@ -474,7 +595,7 @@ class LLMJudge:
         threshold = self.yes_threshold_contained if contained else self.yes_threshold
         verdict: Verdict = "correct" if p_yes > threshold else "incorrect"
         short = f" (short form: {key})" if key else ""
-        return GoldCheck(
+        check = GoldCheck(
             gold=gold,
             verdict=verdict,
             rationale=f"P(gives the true answer{short}) = {p_yes:.2f}",
@@ -486,6 +607,51 @@ class LLMJudge:
             key_answer=key,
             step="verdict",
         )
+        if verdict == "incorrect" and p_yes >= SECOND_LOOK_FLOOR and is_long_prediction(prediction):
+            return await self._second_look(question, gold, prediction, key, check)
+        return check
+
+
+def is_long_prediction(prediction: str) -> bool:
+    """True for a prediction long enough that its answer may be lost among details."""
+    return len(tokens(prediction)) >= LONG_PREDICTION_MIN_WORDS
+
+
+def own_answer(reply: str, prediction: str) -> str | None:
+    """The extracted short answer ``reply``, when it is one the prediction itself gives.
+
+    None for "no answer", an empty reply, one with a word the prediction does not have
+    (a model that answers from its own knowledge must not put words in its mouth), or
+    one of more than half the prediction's words (a sentence copied out is no short
+    answer).
+    """
+    lines = reply.strip().splitlines()
+    text = lines[0].strip() if lines else ""
+    if text.lower().startswith("answer:"):
+        text = text[len("answer:") :].strip()
+    text = text.strip("\"'`*").strip().rstrip(".").strip()
+    words = tokens(text)
+    if not words or " ".join(words) == _NO_ANSWER:
+        return None
+    own = tokens(prediction)
+    if any(w not in own for w in words) or 2 * len(words) > len(own):
+        return None
+    if _offered_as_example(words, own):
+        return None
+    return text
+
+
+# Words that introduce one example among several ("songs like X, Y and Z were near the
+# top"): an answer picked out of such a list is a candidate, not the answer given.
+_EXAMPLE_WORDS = frozenset(["like", "such", "including", "among", "eg", "example"])
+
+
+def _offered_as_example(words: list[str], own: list[str]) -> bool:
+    n = len(words)
+    for i in range(len(own) - n + 1):
+        if own[i : i + n] == words:
+            return any(w in _EXAMPLE_WORDS for w in own[max(0, i - 3) : i])
+    return False
 
 
 async def judge_against_golds(

@@ -117,10 +117,13 @@ class GoldCheck(Record):
     calls: int = 1
     """Model requests this check made (a comparison's option question, a long gold's short
     form and the verdict, retries included; replies served from a cache count too)."""
-    step: Literal["verdict", "option", "premise", "key_answer"] | None = None
+    prediction_answer: str | None = None
+    """The short answer found in a long prediction for a second look (see the judge)."""
+    step: Literal["verdict", "option", "premise", "key_answer", "prediction_answer"] | None = None
     """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
-    comparison it chooses), ``premise`` (does it point out a false premise?) or
-    ``key_answer`` (mechanics against the short form of a sentence-long gold)."""
+    comparison it chooses), ``premise`` (does it point out a false premise?),
+    ``key_answer`` (mechanics against the short form of a sentence-long gold) or
+    ``prediction_answer`` (the short answer of a long prediction, against the gold)."""
 
 
 class JudgeVote(Record):
