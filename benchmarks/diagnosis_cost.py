@@ -45,7 +45,8 @@ def demo_run(out: Path) -> Path:
 
 
 def timed_diagnosis(folder: Path, cache: Path) -> dict[str, Any]:
-    """Diagnose ``folder`` with ``cache`` as the user cache; seconds and support calls."""
+    """Diagnose ``folder`` with ``cache`` as the user cache; seconds and support checks (one
+    model request each, unless the response cache holds it)."""
     previous = os.environ.get("RAGMETER_CACHE_DIR")
     os.environ["RAGMETER_CACHE_DIR"] = str(cache)
     try:
@@ -65,8 +66,8 @@ def timed_diagnosis(folder: Path, cache: Path) -> dict[str, Any]:
         "questions": n,
         "seconds": round(seconds, 2),
         "seconds_per_question": round(seconds / max(n, 1), 2),
-        "model_calls": calls,
-        "model_calls_per_question": round(calls / max(n, 1), 2),
+        "support_checks": calls,
+        "support_checks_per_question": round(calls / max(n, 1), 2),
         "categories": {
             c: sum(1 for d in diagnoses if d["category"] == c) for c in _seen(diagnoses)
         },
@@ -109,8 +110,9 @@ def main() -> None:
     for name in ("cold", "warm"):
         f = figures[name]
         print(
-            f"diagnosis {name}: {f['seconds_per_question']} s and {f['model_calls_per_question']} "
-            f"model calls per question ({f['questions']} questions)"
+            f"diagnosis {name}: {f['seconds_per_question']} s and "
+            f"{f['support_checks_per_question']} support checks per question "
+            f"({f['questions']} questions; warm ones come from the response cache)"
         )
     print(f"cold diagnosis / run time per question: {figures['cold_over_run']}")
     print(json.dumps(figures))

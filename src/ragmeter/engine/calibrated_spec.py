@@ -25,16 +25,24 @@ def write_threshold(path: Path, run_dir: Path, threshold: float, signal: str | N
     value = repr(round(threshold, 4))
     if path.exists():
         text = path.read_text(encoding="utf-8")
+        data = load_yaml_strict(text, str(path))
         lines = _THRESHOLD_LINE.findall(text)
-        if len(lines) == 1 and signal is None:
+        if len(lines) == 1 and signal in (None, _confidence_of(data)):
             new = _THRESHOLD_LINE.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", text)
         else:
-            new = _with_threshold(load_yaml_strict(text, str(path)), value, signal)
+            new = _with_threshold(data, value, signal)
     else:
         spec = RunSpec.model_validate(read_header(run_dir).spec)
         new = _with_threshold(spec.model_dump(mode="json", exclude_defaults=True), value, signal)
     parse_run_spec(new, str(path))  # never write a spec that does not load
     path.write_text(new, encoding="utf-8")
+
+
+def _confidence_of(data: object) -> object:
+    """The spec's ``pipeline.options.confidence`` (None when it does not say)."""
+    pipeline = data.get("pipeline") if isinstance(data, dict) else None
+    options = pipeline.get("options") if isinstance(pipeline, dict) else None
+    return options.get("confidence") if isinstance(options, dict) else None
 
 
 def _with_threshold(data: object, value: str, signal: str | None) -> str:

@@ -32,6 +32,16 @@ def nli_model(spec: RunSpec, override: str | None = None) -> str:
     return judges[0] if judges else spec.llm
 
 
+NO_EVIDENCE = (
+    "no answer carries evidence (retrieved chunks or documents shown); diagnosis needs a "
+    "pipeline such as rag, rag_kg or an adapter returning them"
+)
+
+
+class NoEvidenceError(ConfigError):
+    """A run whose answers carry no evidence cannot be diagnosed."""
+
+
 def diagnose_folder(folder: Path, nli: str | None = None, loader: LLMLoader | None = None) -> Path:
     """Write ``diagnosis.jsonl`` for a finished CRAG run folder (then aggregate with
     ``engine.runner.finish`` to put the summary into ``results.json``)."""
@@ -50,10 +60,7 @@ def diagnose_folder(folder: Path, nli: str | None = None, loader: LLMLoader | No
     selection = Selection(spec.data, path, with_html=True)
     items = [(q, by_id[q.id]) for _, q in selection if q.id in by_id]
     if not any(evidence_texts(q, r.answer) for q, r in items):
-        raise ConfigError(
-            f"{folder}: no answer carries evidence (retrieved chunks or documents shown); "
-            "diagnosis needs a pipeline such as rag, rag_kg or an adapter returning them"
-        )
+        raise NoEvidenceError(f"{folder}: {NO_EVIDENCE}")
     model = nli_model(spec, nli)
 
     async def go() -> tuple[str, list[SampleDiagnosis]]:

@@ -13,6 +13,7 @@ into ``results.json``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import platform
 import sys
@@ -485,6 +486,10 @@ def analysis_blocks(folder: Path, records: Sequence[RunRecord], spec: RunSpec) -
     diagnoses = read_diagnoses(folder)
     if diagnoses:
         out["diagnosis"] = summarize_diagnoses(diagnoses, records).model_dump(mode="json")
+    elif spec.diagnose:
+        from ragmeter.engine.diagnose import NO_EVIDENCE
+
+        out["diagnosis_skipped"] = NO_EVIDENCE
     return out
 
 
@@ -500,9 +505,12 @@ def run(
     else:
         results = asyncio.run(run_local(plan, loader, on_records))
     if plan.spec.diagnose and plan.spec.scoring.scorer == "crag":
-        from ragmeter.engine.diagnose import diagnose_folder
+        from ragmeter.engine.diagnose import NoEvidenceError, diagnose_folder
 
-        diagnose_folder(plan.folder, loader=loader)
+        # A system that returns no evidence (a user's callable, llm_only) still runs;
+        # results.json says why it has no diagnosis.
+        with contextlib.suppress(NoEvidenceError):
+            diagnose_folder(plan.folder, loader=loader)
         results = finish(plan.folder, plan.spec)
     return results
 

@@ -123,6 +123,9 @@ def analysis_lines(results: Mapping[str, Any]) -> list[str]:
                 f"abstaining below {c.threshold:.3f} would score {_pct(c.cv_score)} "
                 f"(cross-validated; raw {100 * c.raw_score:.1f}%, gain {_pct(c.cv_gain)})"
             )
+    skipped = results.get("diagnosis_skipped")
+    if isinstance(skipped, str):
+        lines.append(f"diagnosis: not made: {skipped}")
     block = results.get("diagnosis")
     if isinstance(block, dict):
         d = DiagnosisSummary.model_validate(block)
