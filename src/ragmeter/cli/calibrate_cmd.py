@@ -30,9 +30,10 @@ def calibrate(
     from ragmeter.diagnosis.abstention import abstention_points, auroc, calibrate, curve
     from ragmeter.engine.journal import read_journal
     from ragmeter.engine.summary import estimate_text
+    from ragmeter.pipelines.confidence import SIGNALS
 
-    if signal not in (None, "self_check", "answer_probability"):
-        raise UserError(f"--signal must be self_check or answer_probability, got {signal!r}")
+    if signal is not None and signal not in SIGNALS:
+        raise UserError(f"--signal must be one of {', '.join(SIGNALS)}, got {signal!r}")
     points = abstention_points(read_journal(run_dir), signal)
     rated = [p for p in points if p.answered and p.confidence is not None]
     if not rated:
