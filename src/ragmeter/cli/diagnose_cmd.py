@@ -16,15 +16,14 @@ def diagnose(
     """Diagnose every scored question: answer in pages / evidence, support, category."""
     import orjson
 
-    from ragmeter.config import RunSpec
     from ragmeter.engine.diagnose import diagnose_folder
-    from ragmeter.engine.journal import RESULTS, read_header
+    from ragmeter.engine.journal import RESULTS, read_spec
     from ragmeter.engine.report_hook import write_report
     from ragmeter.engine.runner import finish
     from ragmeter.engine.summary import analysis_lines
 
     path = diagnose_folder(run_dir, nli)
-    spec = RunSpec.model_validate(read_header(run_dir).spec)
+    spec = read_spec(run_dir)
     finish(run_dir, spec)
     for line in analysis_lines(orjson.loads((run_dir / RESULTS).read_bytes())):
         if line.startswith("where the points went"):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from ragmeter.config import RunSpec, load_yaml_strict, parse_run_spec
-from ragmeter.engine.journal import read_header
+from ragmeter.config import load_yaml_strict, parse_run_spec
+from ragmeter.engine.journal import read_spec
 from ragmeter.errors import ConfigError
 
 _THRESHOLD_LINE = re.compile(r"^(\s*abstain_below\s*:\s*)([^#\n]*?)(\s*(#.*)?)$", re.MULTILINE)
@@ -32,7 +32,7 @@ def write_threshold(path: Path, run_dir: Path, threshold: float, signal: str | N
         else:
             new = _with_threshold(data, value, signal)
     else:
-        spec = RunSpec.model_validate(read_header(run_dir).spec)
+        spec = read_spec(run_dir)
         new = _with_threshold(spec.model_dump(mode="json", exclude_defaults=True), value, signal)
     parse_run_spec(new, str(path))  # never write a spec that does not load
     path.write_text(new, encoding="utf-8")

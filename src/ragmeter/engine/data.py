@@ -13,10 +13,10 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ragmeter.config import DataSpec
+from ragmeter.config import DataSpec, RunSpec
 from ragmeter.data.fetch import default_dest, fetch, find_in_mirrors, load_catalog, mirror_dirs
 from ragmeter.data.formats import read_questions
-from ragmeter.engine.journal import DataFingerprint
+from ragmeter.engine.journal import DataFingerprint, RunRecord, read_journal
 from ragmeter.errors import ConfigError
 from ragmeter.registry import Registry
 from ragmeter.types import Question
@@ -144,3 +144,16 @@ class Selection:
             sample=self.spec.sample,
             seed=self.spec.seed,
         )
+
+
+def finished_run_inputs(
+    folder: Path, spec: RunSpec, with_html: bool
+) -> tuple[list[RunRecord], Selection]:
+    """A finished run's records and its questions, read again to score or diagnose them."""
+    records = read_journal(folder)
+    if not records:
+        raise ConfigError(f"{folder}: the journal holds no records")
+    path = resolve_data_path(spec.data.path, download=False)
+    if path is None:
+        raise ConfigError(f"{folder}: the run's data ({spec.data.path}) is not here")
+    return records, Selection(spec.data, path, with_html=with_html)

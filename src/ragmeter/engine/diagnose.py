@@ -14,11 +14,10 @@ from ragmeter.config import RunSpec
 from ragmeter.diagnosis.diagnose import diagnose, evidence_texts
 from ragmeter.diagnosis.records import SampleDiagnosis
 from ragmeter.diagnosis.store import write_diagnoses
-from ragmeter.engine.data import Selection, resolve_data_path
-from ragmeter.engine.journal import RunRecord, read_header, read_journal
+from ragmeter.engine.data import finished_run_inputs
+from ragmeter.engine.journal import RunRecord, read_spec
 from ragmeter.engine.resources import EngineResources, LLMLoader, default_llm_loader
 from ragmeter.errors import ConfigError
-from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.scoring.attribution.nli import NLI
 from ragmeter.scoring.crag.judges import parse_judge_spec
 from ragmeter.text.cache import TextCache
@@ -45,31 +44,21 @@ class NoEvidenceError(ConfigError):
 def diagnose_folder(folder: Path, nli: str | None = None, loader: LLMLoader | None = None) -> Path:
     """Write ``diagnosis.jsonl`` for a finished CRAG run folder (then aggregate with
     ``engine.runner.finish`` to put the summary into ``results.json``)."""
-    spec = RunSpec.model_validate(read_header(folder).spec)
+    spec = read_spec(folder)
     if spec.scoring.scorer != "crag":
         raise ConfigError(
             f"{folder}: diagnosis needs a CRAG-scored run (scorer is {spec.scoring.scorer})"
         )
-    records = read_journal(folder)
-    if not records:
-        raise ConfigError(f"{folder}: the journal holds no records")
-    path = resolve_data_path(spec.data.path, download=False)
-    if path is None:
-        raise ConfigError(f"{folder}: the run's data ({spec.data.path}) is not here")
+    records, selection = finished_run_inputs(folder, spec, with_html=True)
     by_id: dict[str, RunRecord] = {r.id: r for r in records}
-    selection = Selection(spec.data, path, with_html=True)
     items = [(q, by_id[q.id]) for _, q in selection if q.id in by_id]
     if not any(evidence_texts(q, r.answer) for q, r in items):
         raise NoEvidenceError(f"{folder}: {NO_EVIDENCE}")
     model = nli_model(spec, nli)
 
     async def go() -> tuple[str, list[SampleDiagnosis]]:
-        resources = EngineResources(
-            answer_llm=spec.llm,
-            generation=GenerationSettings.model_validate(spec.generation),
-            concurrency=spec.concurrency,
-            loader=loader or default_llm_loader(spec.cache, spec.llm_options),
-            seed=spec.seed,
+        resources = EngineResources.for_spec(
+            spec, loader or default_llm_loader(spec.cache, spec.llm_options)
         )
         try:
             checker = NLI(resources.llm(model), concurrency=1)

@@ -135,26 +135,13 @@ def _sample(selection: Selection, size: int) -> list[tuple[int, Question]]:
     return [(i, q) for i, q in selection if i in wanted]
 
 
-def _resources(loaded: LoadedSpec, loader: LLMLoader) -> EngineResources:
-    from ragmeter.llm.protocol import GenerationSettings as Settings
-
-    spec = loaded.spec
-    return EngineResources(
-        answer_llm=spec.llm,
-        generation=Settings.model_validate(spec.generation),
-        concurrency=spec.concurrency,
-        loader=loader,
-        seed=spec.seed,
-    )
-
-
 async def _count_prompts(
     loaded: LoadedSpec, loader: LLMLoader, sample: Sequence[tuple[int, Question]]
 ) -> tuple[_Recorder, list[int], list[str]]:
     """Prompt tokens per sampled question, from the prompts the pipeline builds."""
     cls, options = resolve_pipeline(loaded)
     recorder = _Recorder(loader)
-    resources = _resources(loaded, recorder.model)
+    resources = EngineResources.for_spec(loaded.spec, recorder.model)
     pipeline = cls(options, resources)
     per_question: list[int] = []
     notes: list[str] = []
@@ -186,7 +173,7 @@ async def _timed(
 ) -> list[RunRecord]:
     """Answer and score ``sample`` for real, one question at a time."""
     cls, options = resolve_pipeline(loaded)
-    resources = _resources(loaded, loader)
+    resources = EngineResources.for_spec(loaded.spec, loader)
     pipeline = cls(options, resources)
     scorer = get_scorer(loaded.spec.scoring.scorer).build(loaded, resources)
     records: list[RunRecord] = []

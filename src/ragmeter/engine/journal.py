@@ -19,6 +19,7 @@ from typing import IO, Any
 import orjson
 from pydantic import Field, ValidationError
 
+from ragmeter.config import RunSpec
 from ragmeter.errors import ConfigError, DataError
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.types import Answer, Label, Record, StageTiming
@@ -115,6 +116,11 @@ def write_header(folder: Path, header: RunHeader) -> None:
     write_json_atomic(
         folder / HEADER, orjson.dumps(header.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
     )
+
+
+def read_spec(folder: Path) -> RunSpec:
+    """The run spec a run folder was made with (from its ``header.json``)."""
+    return RunSpec.model_validate(read_header(folder).spec)
 
 
 def read_header(folder: Path) -> RunHeader:

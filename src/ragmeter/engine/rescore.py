@@ -13,24 +13,18 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ragmeter.config import LoadedSpec, RunSpec
-from ragmeter.engine.data import Selection, resolve_data_path
-from ragmeter.engine.journal import Journal, RunRecord, read_header, read_journal
+from ragmeter.config import LoadedSpec
+from ragmeter.engine.data import finished_run_inputs
+from ragmeter.engine.journal import Journal, RunRecord, read_spec
 from ragmeter.engine.resources import EngineResources, default_llm_loader
 from ragmeter.engine.runner import finish, score_answer
 from ragmeter.engine.scorers import get_scorer
-from ragmeter.errors import ConfigError
-from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.types import StageTiming
-
-
-def _spec_of(folder: Path) -> RunSpec:
-    return RunSpec.model_validate(read_header(folder).spec)
 
 
 def rescore_folder(folder: Path, judge: str | None = None) -> BaseModel:
     """Results of a run folder from its journal; ``judge`` labels every prediction again."""
-    spec = _spec_of(folder)
+    spec = read_spec(folder)
     if judge is None:
         return finish(folder, spec)
     spec = spec.model_copy(
@@ -40,24 +34,12 @@ def rescore_folder(folder: Path, judge: str | None = None) -> BaseModel:
             )
         }
     )
-    records = read_journal(folder)
-    if not records:
-        raise ConfigError(f"{folder}: the journal holds no records")
-    path = resolve_data_path(spec.data.path, download=False)
-    if path is None:
-        raise ConfigError(f"{folder}: the run's data ({spec.data.path}) is not here")
-    selection = Selection(spec.data, path, with_html=False)
+    records, selection = finished_run_inputs(folder, spec, with_html=False)
     by_id = {r.id: r for r in records}
     loaded = LoadedSpec(spec=spec, source=str(folder / "header.json"))
 
     async def go() -> list[RunRecord]:
-        resources = EngineResources(
-            answer_llm=spec.llm,
-            generation=GenerationSettings.model_validate(spec.generation),
-            concurrency=spec.concurrency,
-            loader=default_llm_loader(spec.cache, spec.llm_options),
-            seed=spec.seed,
-        )
+        resources = EngineResources.for_spec(spec, default_llm_loader(spec.cache, spec.llm_options))
         scorer = get_scorer(spec.scoring.scorer).build(loaded, resources)
         out = []
         try:

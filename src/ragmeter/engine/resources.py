@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ragmeter.config import ConcurrencySpec
+from ragmeter.config import ConcurrencySpec, RunSpec
 from ragmeter.llm.protocol import (
     LLM,
     ChatMessage,
@@ -191,6 +191,17 @@ class EngineResources:
         self.meter = TokenMeter()
         self._models: dict[str, LimitedLLM] = {}
         self._limits: dict[str, asyncio.Semaphore] = {}
+
+    @classmethod
+    def for_spec(cls, spec: RunSpec, loader: LLMLoader) -> EngineResources:
+        """The resources a run spec asks for: its answering model, settings and limits."""
+        return cls(
+            answer_llm=spec.llm,
+            generation=GenerationSettings.model_validate(spec.generation),
+            concurrency=spec.concurrency,
+            loader=loader,
+            seed=spec.seed,
+        )
 
     @property
     def seed(self) -> int:

@@ -340,13 +340,7 @@ def build_components(
     """Build the resources, pipeline and scorer of a spec in this process."""
     spec = loaded.spec
     cls, options = resolve_pipeline(loaded)
-    resources = EngineResources(
-        answer_llm=spec.llm,
-        generation=GenerationSettings.model_validate(spec.generation),
-        concurrency=spec.concurrency,
-        loader=loader,
-        seed=spec.seed,
-    )
+    resources = EngineResources.for_spec(spec, loader)
     pipeline = cls(options, resources)
     scorer = get_scorer(spec.scoring.scorer).build(loaded, resources)
     return resources, pipeline, scorer
