@@ -63,8 +63,8 @@ class OfficialModel:
 
 
 def confident_snippet(q: Question) -> dict[str, Any]:
-    """The gold answer for even-numbered pages counts, a wrong one otherwise, with confidences
-    that rank them right (a user's system returning its own confidence)."""
+    """The gold answer when the query has an even length, a wrong one otherwise, with
+    confidences that rank them right (a user's system returning its own confidence)."""
     right = len(q.query) % 2 == 0
     return {
         "answer": (q.answer or "") if right else "Atlantis",
