@@ -61,8 +61,9 @@ def answer_probability(logprobs: Sequence[float] | None) -> float | None:
 
 
 def generation_settings(options: ConfidenceOptions, base: GenerationSettings) -> GenerationSettings:
-    """The answering settings: token log-probabilities asked for when confidence is on."""
-    if options.confidence == "none":
+    """The answering settings: token log-probabilities asked for when the answer's
+    probability is wanted (reading them costs llama.cpp a second pass over the answer)."""
+    if options.confidence != "answer_probability" and not options.record_all_signals:
         return base
     return base.model_copy(update={"logprobs": True})
 
@@ -84,7 +85,9 @@ async def rate_answer(
     """
     if options.confidence == "none" or answer.refused or not answer.text.strip():
         return answer
-    signals: dict[str, Any] = {"answer_probability": answer_probability(completion.logprobs)}
+    signals: dict[str, Any] = {}
+    if options.confidence == "answer_probability" or options.record_all_signals:
+        signals["answer_probability"] = answer_probability(completion.logprobs)
     if options.confidence == "self_check" or options.record_all_signals:
         with clock.stage("confidence"):
             prompt = load_prompt(
