@@ -262,7 +262,7 @@ def test_figures_restated_wrongly_get_only_a_mechanical_second_look() -> None:
     q = "what movies did bruce willis work on in 2023?"
     gold = "bruce willis worked on 2 movies in 2023, detective knight and assassin"
     pred = (
-        "He retired in 2022, but two films he had shot came out in 2023: "
+        "He retired in 2022, but the films he had shot came out in 2023: "
         "Detective Knight and Assassin."
     )
     # "2022" restates no figure of the gold: the short answer proves the gold's list.
@@ -270,7 +270,7 @@ def test_figures_restated_wrongly_get_only_a_mechanical_second_look() -> None:
     check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
     assert check.verdict == "correct" and check.step == "prediction_answer"
     # A short answer mechanics cannot prove is not put to the model: the rejection stands.
-    llm = _SecondLookLLM("two films", {"two films": 1.0})
+    llm = _SecondLookLLM("the films", {"the films": 1.0})
     check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
     assert check.verdict == "incorrect" and "wrongly" in check.rationale and llm.graded == []
 

@@ -141,7 +141,7 @@ ORDINAL_WORDS: dict[str, int] = {w: int(v[:-2]) for w, v in _ORDINALS.items()}
 _THOUSANDS_SEP = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _NEGATIVE = re.compile(r"(?:(?<=^)|(?<=[\s(]))[-\u2212](?=\d)")
-_APOSTROPHES = re.compile(r"['\u2018\u2019\u02bc`]")
+_APOSTROPHES = re.compile(r"['\u2018\u2019\u02bb\u02bc\u2032`]")
 _NUMERIC = re.compile(r"^\d+(?:\.\d+)?$")
 _PROTECTED_DOT = "\u2024"  # one-dot leader: stands in for a decimal point while punctuation goes
 

@@ -58,12 +58,14 @@ from ragmeter.scoring.crag.equivalence import (
     long_list,
     settle,
     stated_beside,
+    stated_list,
 )
+from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
 from ragmeter.scoring.crag.values import find_values
-from ragmeter.scoring.normalize import contains_words, normalize_answer, tokens
+from ragmeter.scoring.normalize import contains_words, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
 
@@ -398,14 +400,24 @@ class LLMJudge:
         """The short form of a long gold (None for a short gold, or when the model strays)."""
         if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
             return None
-        _count_call()
-        try:
-            completion = await self.llm.generate(
-                self.prompt.key_answer_messages(question, gold),
-                GenerationSettings(max_tokens=self.key_answer_tokens, temperature=0.0),
-            )
-        except BackendError:
-            return None
+        listed = None if _asks_for_number(question) else stated_list(gold)
+        if listed is not None:
+            # A list is read off the sentence, whole: a model asked for it may keep one item.
+            return listed
+        messages = self.prompt.key_answer_messages(question, gold)
+        completion = None
+        for max_tokens in (self.key_answer_tokens, 3 * self.key_answer_tokens):
+            _count_call()
+            try:
+                completion = await self.llm.generate(
+                    messages, GenerationSettings(max_tokens=max_tokens, temperature=0.0)
+                )
+            except BackendError:
+                return None
+            if completion.finish_reason != "length":
+                break
+        if completion is None or completion.finish_reason == "length":
+            return None  # a list cut short would drop the gold's last items
         key = completion.text.strip().strip("\"'").strip().rstrip(".").strip()
         gold_words = set(tokens(gold))
         key_words = tokens(key)
@@ -414,6 +426,9 @@ class LLMJudge:
         if not key_words or len(key_words) >= len(tokens(gold)):
             return None
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
+            return None
+        if _bare_count(key) and not _asks_for_number(question):
+            # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
             return None
         return key
 
@@ -451,7 +466,7 @@ class LLMJudge:
             return first
         first = first.model_copy(update={"prediction_answer": short})
         targets = [gold] if key is None else [gold, key]
-        if normalize_answer(short) in {normalize_answer(t) for t in targets}:
+        if any(same_name(short, t) for t in targets):
             return first.model_copy(
                 update={
                     "verdict": "correct",
@@ -610,6 +625,28 @@ class LLMJudge:
         if verdict == "incorrect" and p_yes >= SECOND_LOOK_FLOOR and is_long_prediction(prediction):
             return await self._second_look(question, gold, prediction, key, check)
         return check
+
+
+_NUMBER_QUESTION = frozenset(
+    ["how", "many", "much", "number", "count", "percentage", "percent", "ratio", "rate", "age"]
+)
+
+
+def _bare_count(key: str) -> bool:
+    """True for a key that is only a plain number: no unit, currency, percent or date."""
+    values = find_values(key)
+    return (
+        len(tokens(key)) == 1
+        and len(values) == 1
+        and values[0].kind == "number"
+        and values[0].unit is None
+        and not values[0].is_year_like
+    )
+
+
+def _asks_for_number(question: str) -> bool:
+    """True when the question may be answered by a bare number ("how many ...")."""
+    return bool(_NUMBER_QUESTION & set(tokens(question))) or bool(find_values(question))
 
 
 def is_long_prediction(prediction: str) -> bool:

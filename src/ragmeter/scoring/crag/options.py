@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragmeter.scoring.crag.names import CODES, name_tokens
 from ragmeter.scoring.normalize import FUNCTION_WORDS, tokens
 
-__all__ = ["ComparisonOptions", "comparison_options", "first_named", "named_options"]
+__all__ = ["ComparisonOptions", "comparison_options", "first_named", "named_options", "same_word"]
 
 _STOP = FUNCTION_WORDS | frozenset(
     ["album", "band", "company", "fewer", "film", "less", "movie", "one", "player", "song", "team"]
@@ -32,6 +33,15 @@ _PREP_OR = re.compile(
 )
 _BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
 _VERSUS = re.compile(r"(?P<a>[^,:;]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^,:;?]+?)(?:[,:;?]|$)")
+# "does manning or brady have more touchdowns?"
+_LEAD_OR = re.compile(
+    r"^(?:does|did|do|is|was|are|were|has|have|had|can|could|will|would)\s+"
+    r"(?P<a>(?:\S+\s+){0,3}?\S+)\s+or\s+(?P<b>(?:\S+\s+){0,3}?\S+)\s+"
+    r"(?:have|has|had|get|got|make|made|earn|earned|score|scored|win|won|hold|held|own|sell"
+    r"|sold|play|played|weigh|cost|rank|contain)\b"
+)
+# "The age difference between a and b" asks about both options at once, not for a pick.
+_NO_PICK = frozenset(["difference", "differ", "gap", "combined", "sum", "together", "distance"])
 
 
 @dataclass(frozen=True)
@@ -51,9 +61,10 @@ def _words(text: str) -> frozenset[str]:
 def comparison_options(query: str) -> ComparisonOptions | None:
     """The two options a comparison question offers, or None when it offers no clear pair."""
     q = query.strip().lower()
-    for pattern in (_TAIL_OR, _COMMA_OR, _BETWEEN, _VERSUS, _PREP_OR):
+    no_pick = bool(_NO_PICK & set(tokens(q)))
+    for pattern in (_TAIL_OR, _COMMA_OR, _BETWEEN, _VERSUS, _PREP_OR, _LEAD_OR):
         m = pattern.search(q)
-        if m is None:
+        if m is None or (no_pick and pattern is _BETWEEN):
             continue
         if _MORE_OPTIONS.search(q[: m.start("a")]):
             return None  # "a, b, or c": three options or more are not a comparison of two
@@ -68,7 +79,7 @@ def comparison_options(query: str) -> ComparisonOptions | None:
     return None
 
 
-def _same_word(a: str, b: str) -> bool:
+def same_word(a: str, b: str) -> bool:
     """Equal, or the same long word misspelt at its end ("carpenterers" for "carpenters")."""
     if a == b:
         return True
@@ -80,28 +91,60 @@ def _same_word(a: str, b: str) -> bool:
 
 
 def _has(words: frozenset[str], tok: str) -> bool:
-    return any(_same_word(w, tok) for w in words)
+    return any(same_word(w, tok) for w in words)
 
 
 def _mentions(words: frozenset[str], text_tokens: set[str]) -> bool:
     if not words:
         return False
-    hit = sum(1 for w in words if any(_same_word(w, t) for t in text_tokens))
+    hit = sum(1 for w in words if any(same_word(w, t) for t in text_tokens))
     # A surname alone names a person ("brady"); require most words of longer names.
     return hit >= max(1, (len(words) + 1) // 2)
 
 
+def _other_names(option: str) -> list[list[str]]:
+    """The option written as one word ("mrbeast") and, for a country code, its names."""
+    words = name_tokens(option)
+    out = [["".join(words)]] if len(words) > 1 else []
+    out += [n.split() for n in CODES.get(" ".join(words), ()) if " " in n or len(n) > 2]
+    return out
+
+
+def _other_name_at(option: str, toks: list[str]) -> int | None:
+    starts = [
+        i
+        for name in _other_names(option)
+        for i in range(len(toks) - len(name) + 1)
+        if toks[i : i + len(name)] == name
+    ]
+    return min(starts) if starts else None
+
+
 def named_options(options: ComparisonOptions, text: str) -> tuple[bool, bool]:
     """Whether ``text`` names the first option, and whether it names the second."""
-    toks = set(tokens(text))
-    return _mentions(options.first_words, toks), _mentions(options.second_words, toks)
+    listed = name_tokens(text)
+    toks = set(listed)
+    return (
+        _mentions(options.first_words, toks) or _other_name_at(options.first, listed) is not None,
+        _mentions(options.second_words, toks) or _other_name_at(options.second, listed) is not None,
+    )
 
 
 def first_named(options: ComparisonOptions, text: str) -> int | None:
     """Which option ``text`` names first (0 or 1), or None when it names neither."""
-    toks = tokens(text)
-    for tok in toks:
+    toks = name_tokens(text)
+    lead: int | None = None
+    for i, tok in enumerate(toks):
         in_first, in_second = _has(options.first_words, tok), _has(options.second_words, tok)
         if in_first != in_second:
-            return 0 if in_first else 1
-    return None
+            lead = i
+            break
+    firsts: list[tuple[int, int]] = []
+    for side, option in enumerate((options.first, options.second)):
+        at = _other_name_at(option, toks)
+        if at is not None:
+            firsts.append((at, side))
+    if lead is not None:
+        in_first = _has(options.first_words, toks[lead])
+        firsts.append((lead, 0 if in_first else 1))
+    return min(firsts)[1] if firsts else None

@@ -50,6 +50,7 @@ RuleName = Literal[
     "refusal",
     "exact_match",
     "alias_match",
+    "name_match",
     "false_premise_detected",
     "false_premise_claim_on_valid_question",
     "answer_to_false_premise",
@@ -71,6 +72,8 @@ RuleName = Literal[
 - ``empty_prediction``: the prediction is empty or white space (missing).
 - ``refusal``: the prediction says it has no answer (missing).
 - ``exact_match`` / ``alias_match``: equals the gold / an alternative answer after normalisation.
+- ``name_match``: names the gold (or an alternative answer) in another spelling: without
+  spaces, an abbreviation written out, an acronym, a country code.
 - ``false_premise_detected``: says the question is invalid and the gold is "invalid question".
 - ``false_premise_claim_on_valid_question``: says the question is invalid, but it is valid.
 - ``answer_to_false_premise``: an ordinary answer to an invalid question (incorrect).

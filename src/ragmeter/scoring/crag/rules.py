@@ -4,7 +4,8 @@ Applied in order to the truncated prediction:
 
 1. empty (or white space) → missing;
 2. a refusal ("I don't know" and its phrasings) → missing;
-3. equal to the gold answer or an alternative answer after normalisation → correct;
+3. equal to the gold answer or an alternative answer after normalisation → correct, and so
+   is the same name spelt another way (`ragmeter.scoring.crag.names`);
 4. the false-premise rule: a prediction saying the question is invalid is
    correct when the gold is "invalid question" and incorrect otherwise; an
    ordinary answer to an invalid question is incorrect;
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.records import RuleName
 from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
@@ -95,6 +97,9 @@ class Rules:
         for i, gold in enumerate(answers):
             if normalize_answer(gold) in forms:
                 return RuleOutcome("correct", "exact_match" if i == 0 else "alias_match", gold)
+        for gold in answers:
+            if any(same_name(form, gold) for form in forms):
+                return RuleOutcome("correct", "name_match", gold)
         invalid_gold = is_invalid_gold(answers)
         claim = self.invalid_phrases.search(prediction)
         if claim is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Literal
 
 from ragmeter.scoring.normalize import NUMBER_WORDS, ORDINAL_WORDS
@@ -389,7 +389,8 @@ def find_values(text: str) -> list[Value]:
 
 
 def _round(amount: Decimal, step: Decimal) -> Decimal:
-    return (amount / step).to_integral_value() * step
+    # Half up, as people round: 35.25 to one decimal is 35.3.
+    return (amount / step).to_integral_value(rounding=ROUND_HALF_UP) * step
 
 
 _RELATIVE_TOLERANCE = Decimal("0.015")

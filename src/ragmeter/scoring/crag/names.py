@@ -1,0 +1,100 @@
+"""One name written two ways: "MrBeast" / "Mr. Beast", "Manchester Utd" / "Manchester
+United", "MIT" / "Massachusetts Institute of Technology", "USA" / "the United States".
+
+Real answers name the gold's entity in another spelling far more often than they
+name another entity that happens to share its letters; each check below asks for
+the whole name to agree (every word, or every initial), never a part of it.
+"""
+
+from __future__ import annotations
+
+from ragmeter.scoring.normalize import tokens
+
+__all__ = ["CODES", "acronym_of", "name_tokens", "same_name"]
+
+_ABBREVIATIONS = {
+    "utd": "united",
+    "st": "saint",
+    "mt": "mount",
+    "ft": "fort",
+    "intl": "international",
+    "univ": "university",
+    "assn": "association",
+    "bros": "brothers",
+    "jr": "junior",
+    "sr": "senior",
+}
+
+# Words an acronym usually skips ("Massachusetts Institute of Technology" is MIT).
+_ACRONYM_SKIP = frozenset(["of", "the", "and", "for", "de", "la", "a", "an", "in", "on", "at"])
+
+# Short codes CRAG's golds use (from its knowledge graph): countries, languages, results.
+CODES: dict[str, frozenset[str]] = {
+    k: frozenset(v.split("|"))
+    for k, v in {
+        "us": "united states|usa|america|american|u s",
+        "usa": "united states|america|american|us",
+        "uk": "united kingdom|britain|great britain|british|england|english",
+        "gb": "united kingdom|britain|great britain|british",
+        "en": "english",
+        "es": "spain|spanish",
+        "fr": "france|french",
+        "de": "germany|german",
+        "it": "italy|italian",
+        "pt": "portugal|portuguese",
+        "ja": "japanese",
+        "jp": "japan|japanese",
+        "ko": "korean",
+        "kr": "south korea|korea|korean",
+        "zh": "chinese|mandarin",
+        "cn": "china|chinese",
+        "hi": "hindi",
+        "ru": "russia|russian",
+        "ca": "canada|canadian",
+        "au": "australia|australian",
+        "mx": "mexico|mexican",
+        "in": "india|indian",
+        "br": "brazil|brazilian",
+        "w": "win|won|wins|victory|beat|defeated",
+        "l": "loss|lost|lose|defeat|defeated by|beaten",
+        "d": "draw|drew|tie|tied",
+    }.items()
+}
+"""Each code with the words that name it; a name's alias in another script of the same
+table is not listed (a country's code names the country, not its neighbour)."""
+
+
+def name_tokens(text: str) -> list[str]:
+    """Normalised tokens with common abbreviations written out ("utd" -> "united")."""
+    return [_ABBREVIATIONS.get(t, t) for t in tokens(text)]
+
+
+def acronym_of(words: list[str]) -> str:
+    """The initials of ``words``, skipping the little words acronyms skip."""
+    return "".join(w[0] for w in words if w not in _ACRONYM_SKIP and w[0].isalpha())
+
+
+def _is_acronym(short: list[str], long: list[str]) -> bool:
+    if len(short) != 1 or len(long) < 2:
+        return False
+    word = short[0]
+    return 2 <= len(word) <= 6 and word.isalpha() and word == acronym_of(long)
+
+
+def _is_code(a: str, b_words: list[str]) -> bool:
+    names = CODES.get(a)
+    return names is not None and " ".join(b_words) in names and len(a) > 1
+
+
+def same_name(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are one name: the same words, the same letters without
+    spaces, abbreviations written out, one the acronym of the other, or a country code
+    and the country's name."""
+    ta, tb = name_tokens(a), name_tokens(b)
+    if not ta or not tb:
+        return False
+    if ta == tb or "".join(ta) == "".join(tb):
+        return True
+    if _is_acronym(ta, tb) or _is_acronym(tb, ta):
+        return True
+    return _is_code(" ".join(ta), tb) or _is_code(" ".join(tb), ta)
