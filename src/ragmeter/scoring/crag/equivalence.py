@@ -38,6 +38,7 @@ from ragmeter.scoring.crag.values import (
 from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, tokens
 
 __all__ = [
+    "COUNT_WORDS",
     "GoldValues",
     "code_outcome",
     "comparison_outcome",
@@ -49,6 +50,7 @@ __all__ = [
     "restates_question",
     "settle",
     "stated_list",
+    "stated_value",
     "value_outcome",
     "yes_no_outcome",
 ]
@@ -293,7 +295,7 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
 
 
 # Words that state a small count without a digit or a number word ("a single minaret").
-_COUNT_WORDS = {"single": 1, "once": 1, "twice": 2, "thrice": 3, "pair": 2, "both": 2}
+COUNT_WORDS = {"single": 1, "once": 1, "twice": 2, "thrice": 3, "pair": 2, "both": 2}
 _SMALL_COUNT = 20
 
 
@@ -315,7 +317,7 @@ def _count_in_words(answers: Sequence[str], prediction: str) -> bool:
         return False
     words = tokens(prediction)
     said = {int(w) for w in words if w.isdigit()}
-    said |= {_COUNT_WORDS[w] for w in words if w in _COUNT_WORDS}
+    said |= {COUNT_WORDS[w] for w in words if w in COUNT_WORDS}
     return bool(counts & said)
 
 
@@ -600,11 +602,17 @@ _MAX_LIST_WORDS = 80
 """A gold list may be long (fifteen boxers' names); a sentence gold is told apart by its verbs."""
 
 
+_SENTENCE_END = re.compile(r"(?<=[\w)\"'\u201d\u2019][\w)\"'\u201d\u2019])\.\s+(?=[A-Z\"\u201c])")
+_CLAUSE_AFTER_SEMICOLON = re.compile(r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b)")
+
+
 def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     """The items of a list, each as its distinctive words in order."""
     body = text.split("\n\n")[0]
     # The first sentence only; "1. Maddox 2. Pax" is one numbered list, not three sentences.
-    body = re.split(r"(?<=[A-Za-z)][A-Za-z)])\.\s+(?=[A-Z])", body)[0]
+    body = _SENTENCE_END.split(body)[0]
+    # "...; the featherweight title has been vacant since 2023": a new clause, not an item.
+    body = _CLAUSE_AFTER_SEMICOLON.split(body)[0]
     body = _PARENS.sub(" ", body)
     if strip_lead_in:
         body = _LEAD_IN.sub("", body, count=1)
@@ -708,6 +716,7 @@ _CLAUSE_ITEM = re.compile(
 )
 
 
+_VALUE_LEAD_IN = re.compile(r"^.{0,160}?\b(?:is|are|was|were)\s+", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]+)[\"\u201d]")
 _TITLE_JOINS = re.compile(r"\band\b|&|:|,")
 
@@ -729,6 +738,16 @@ def stated_list(gold: str) -> str | None:
     if any(_CLAUSE_ITEM.match(p) for p in parts[1:]):
         return None
     return body if long_list(body) else None
+
+
+def stated_value(gold: str) -> str | None:
+    """The value a sentence gold states after its verb ("netflix stock closing price is
+    561.32" -> "561.32"), when all that follows the verb is a value, else None."""
+    m = _VALUE_LEAD_IN.match(gold)
+    if m is None:
+        return None
+    body = gold[m.end() :].strip().rstrip(".").strip()
+    return body if body and gold_values(body) is not None else None
 
 
 def long_list(text: str) -> bool:

@@ -52,6 +52,7 @@ from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
 from ragmeter.scoring.crag.equivalence import (
+    COUNT_WORDS,
     contradicted_values,
     denies,
     gold_option,
@@ -59,6 +60,7 @@ from ragmeter.scoring.crag.equivalence import (
     settle,
     stated_beside,
     stated_list,
+    stated_value,
 )
 from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.options import comparison_options
@@ -397,13 +399,20 @@ class LLMJudge:
         return None, error, self.retries + 1
 
     async def key_answer(self, question: str, gold: str) -> str | None:
-        """The short form of a long gold (None for a short gold, or when the model strays)."""
+        """The short form of a sentence gold (None for a short gold, or when the model strays).
+
+        A value or a list the sentence states after its verb ("the closing price is 561.32",
+        "the movies are a, b and c") is read off mechanically, whole: a model asked for the
+        short form may keep one item of a list. Other golds of seven words or more get a
+        short generation, kept only when its words are the gold's.
+        """
+        stated = stated_value(gold)
+        if stated is None and not _asks_for_number(question):
+            stated = stated_list(gold)
+        if stated is not None:
+            return stated
         if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
             return None
-        listed = None if _asks_for_number(question) else stated_list(gold)
-        if listed is not None:
-            # A list is read off the sentence, whole: a model asked for it may keep one item.
-            return listed
         messages = self.prompt.key_answer_messages(question, gold)
         completion = None
         for max_tokens in (self.key_answer_tokens, 3 * self.key_answer_tokens):
@@ -425,6 +434,7 @@ class LLMJudge:
         # knowledge instead would smuggle a second truth into the verdict.
         if not key_words or len(key_words) >= len(tokens(gold)):
             return None
+        gold_words |= {str(n) for w, n in COUNT_WORDS.items() if w in gold_words}
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
             return None
         if _bare_count(key) and not _asks_for_number(question):
