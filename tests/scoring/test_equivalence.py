@@ -14,6 +14,8 @@ from ragmeter.scoring.crag.equivalence import (
     restates_question,
     settle,
     stated_beside,
+    stated_list,
+    stated_value,
     value_outcome,
     yes_no_outcome,
 )
@@ -156,3 +158,87 @@ def test_stated_beside_wrong_looking_figures() -> None:
     pred = "Named three times, in 2010, 2015, and 2119."
     wrong = contradicted_values(gold, pred, years=True)
     assert wrong and not stated_beside(gold, pred, wrong, years=True)
+
+
+def test_comparison_options_in_more_question_shapes() -> None:
+    q = "does manning or brady have more touchdowns?"
+    opts = comparison_options(q)
+    assert opts is not None and (opts.first, opts.second) == ("manning", "brady")
+    assert comparison_outcome(q, ["brady"], "Tom Brady.").label == "correct"  # type: ignore[union-attr]
+    # An option named by another spelling: joined words, a country's name for its code.
+    q = "who has more subscribers on youtube, mr. beast or pewdiepie?"
+    assert comparison_outcome(q, ["mr. beast"], "MrBeast").label == "correct"  # type: ignore[union-attr]
+    q = "which country currently has the highest stock market, usa or japan?"
+    pred = "The United States has by far the larger market; Japan's Nikkei hit a record."
+    assert comparison_outcome(q, ["usa"], pred).label == "correct"  # type: ignore[union-attr]
+    # A question about both at once asks for no pick.
+    q = "what is the age difference between angelina jolie and billy bob thornton?"
+    assert comparison_options(q) is None
+    # A question with "ratio" may still ask for a pick.
+    assert comparison_options("which has a higher debt-to-equity ratio, autodesk or cdw?")
+
+
+def test_figures_after_the_golds_own_are_detail() -> None:
+    gold = "the celtics and lakers have won a combined 34 nba championships."
+    assert contradicted_values(gold, "34 (17 each).") == []
+    # A different figure first, or the gold's figure as the end of a range, proves nothing.
+    assert [v.text for v in contradicted_values(gold, "17 each, 34 in all.")] == ["17"]
+    gold = "you should have at least two goldfish in a tank"
+    assert contradicted_values(gold, "A tank can hold 2 to 3 goldfish.", years=True)
+    # A percentage is restated by a percentage, not by milligrams.
+    gold = "broccoli has more vitamin c with 107% dv."
+    assert contradicted_values(gold, "Broccoli, about 89 mg vs. 85 mg per 100 g.") == []
+
+
+def test_rounding_half_up_and_counts_in_words() -> None:
+    about = value_outcome(["35.25"], "About 35.3 receiving yards per game.")
+    assert about is not None and about.label == "correct"
+    # "a single minaret ... 53 meters ... built in 1914": the other figures prove nothing.
+    pred = "It has a single minaret, a 53-meter tower built in 1914."
+    assert value_outcome(["1"], pred) is None
+    pred = "China won one gold medal (Wu Dajing, men's 500 m short track)."
+    assert value_outcome(["1"], pred) is None
+    wrong = value_outcome(["1"], "It has 3 minarets, each 53 meters tall.")
+    assert wrong is not None and wrong.label == "incorrect"
+
+
+def test_list_items_by_acronym_misspelling_and_sentence() -> None:
+    gold = ["world boxing association (wba), world boxing council (wbc), ibf, wbo"]
+    short = list_outcome(gold, "WBA, WBC, IBF and WBO.")
+    assert short is not None and short.label == "correct"
+    bodies = ["wba, wbc, ibf, wbo"]
+    long = list_outcome(
+        bodies,
+        "The four are the World Boxing Association (WBA, founded 1921), the World Boxing "
+        "Council, the International Boxing Federation and the World Boxing Organization. "
+        "The IBO is also respected.",
+    )
+    assert long is not None and long.label == "correct"
+    spelt = list_outcome(
+        ["the bourne identity, the bourne supremecy, jason bourne"],
+        "The Bourne Identity, The Bourne Supremacy and Jason Bourne",
+    )
+    assert spelt is not None and spelt.label == "correct"
+    # The list ends where a new clause begins after a semicolon.
+    ufc = list_outcome(
+        ["raquel pennington, alexa grasso, zhang weili"],
+        "Zhang Weili (strawweight), Alexa Grasso (flyweight) and Raquel Pennington "
+        "(bantamweight); the featherweight title has been vacant since 2023.",
+    )
+    assert ufc is not None and ufc.label == "correct"
+
+
+def test_a_sentence_golds_stated_list_and_value() -> None:
+    assert stated_list("isla fisher has 3 kids: olive, elula, and montgomery.") == (
+        "olive, elula, and montgomery"
+    )
+    # "including" gives part of the answer; clauses are no items; a list gold has no key.
+    assert stated_list("he has five children, including kate, pat and joe.") is None
+    assert (
+        stated_list("the winner was ben-hur, directed by william wyler and starring heston") is None
+    )
+    assert stated_list("the lord of the rings: the return of the king, titanic, ben-hur") is None
+    # Quoted titles holding "and" or a colon cannot be split on their words.
+    assert stated_list('the films are "fast and furious", "fast five" and "f9".') is None
+    assert stated_value("netflix stock closing price is 561.32") == "561.32"
+    assert stated_value("the movie is titanic") is None

@@ -122,6 +122,40 @@ def test_key_answer_of_a_long_gold_must_come_from_the_gold() -> None:
     assert asyncio.run(LLMJudge(stray, "f").key_answer("who?", "taylor swift")) is None
 
 
+def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
+    llm = ScriptedLLM(lambda u, s: "5")
+    judge = LLMJudge(llm, "f")
+    gold = "isla fisher has 3 kids: olive, elula, and montgomery."
+    assert asyncio.run(judge.key_answer("can you list isla fisher's kids?", gold)) == (
+        "olive, elula, and montgomery"
+    )
+    value = asyncio.run(judge.key_answer("close?", "netflix stock closing price is 561.32"))
+    assert value == "561.32" and llm.calls == []  # neither needed the model
+    # A bare count is no short form of a gold that answers "which": the gold decides.
+    kids = "arnold schwarzenegger has five children, including katherine and patrick."
+    assert asyncio.run(judge.key_answer("which children does he have?", kids)) is None
+    assert asyncio.run(judge.key_answer("how many children does he have?", kids)) == "5"
+
+
+def test_key_answer_counts_twice_as_two_and_drops_a_cut_list() -> None:
+    gold = "u2 has won the grammy award for album of the year twice, in 1988 and 2006."
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "2"), "f")
+    assert asyncio.run(judge.key_answer("how many times has u2 won?", gold)) == "2"
+
+    class _CutLLM(ScriptedLLM):
+        async def generate(
+            self, messages: Sequence[ChatMessage], settings: GenerationSettings
+        ) -> Completion:
+            self.calls.append((messages[-1].content, settings))
+            return Completion(text="the bourne identity, the bourne", finish_reason="length")
+
+    cut = _CutLLM(lambda u, s: "")
+    gold = "the bourne films are the bourne identity, the bourne supremacy and jason bourne."
+    assert asyncio.run(LLMJudge(cut, "f").key_answer("how many films are there?", gold)) is None
+    # Asked again with room to finish before it is given up.
+    assert [c[1].max_tokens for c in cut.calls] == [24, 72]
+
+
 def test_golds_in_turn_stop_at_first_correct() -> None:
     def reply(user: str, s: GenerationSettings) -> str:
         return "yes" if field(user, "True answer") == "alias" else "no"

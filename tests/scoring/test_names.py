@@ -1,0 +1,47 @@
+"""One name in two spellings: joined words, abbreviations, acronyms, country codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.scoring.crag.names import acronym_of, same_name
+from ragmeter.scoring.crag.rules import Rules
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("MrBeast", "mr. beast"),
+        ("Manchester United", "manchester utd"),
+        ("MIT", "massachusetts institute of technology"),
+        ("WBA", "World Boxing Association"),
+        ("usa", "the United States"),
+        ("Kahoʻolawe", "kahoolawe"),  # the okina is an apostrophe, not a letter
+    ],
+)
+def test_same_name(a: str, b: str) -> None:
+    assert same_name(a, b) and same_name(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Tom Brady", "brady"),  # a part of a name is not the name
+        ("MIT", "michigan state university"),
+        ("Manchester City", "manchester utd"),
+        ("uk", "the United States"),
+        ("A", "alpha beta"),  # one letter is no acronym
+    ],
+)
+def test_different_names(a: str, b: str) -> None:
+    assert not same_name(a, b)
+
+
+def test_acronym_skips_little_words() -> None:
+    assert acronym_of(["bank", "of", "america"]) == "ba"
+
+
+def test_the_rules_match_a_name_spelt_another_way() -> None:
+    outcome = Rules().apply("MrBeast", ["mr. beast"])
+    assert outcome is not None and outcome.label == "correct" and outcome.rule == "name_match"
+    assert Rules().apply("PewDiePie", ["mr. beast"]) is None
