@@ -38,6 +38,7 @@ verdict leaves the sample unscored.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
@@ -633,8 +634,35 @@ class LLMJudge:
             step="verdict",
         )
         if verdict == "incorrect" and p_yes >= SECOND_LOOK_FLOOR and is_long_prediction(prediction):
-            return await self._second_look(question, gold, prediction, key, check)
+            check = await self._second_look(question, gold, prediction, key, check)
+            if check.verdict == "incorrect":
+                return await self._lead_look(question, gold, prediction, key, check)
         return check
+
+    async def _lead_look(
+        self, question: str, gold: str, prediction: str, key: str | None, first: GoldCheck
+    ) -> GoldCheck:
+        """The verdict on the sentence a long prediction opens with, when that sentence
+        states the gold word for word: an answer is judged by what it leads with ("Coco won
+        at the 2018 ceremony. For 2018 films, Spider-Verse won.")."""
+        lead = lead_sentence(prediction)
+        if lead is None or not (contains_words(lead, key or gold) or contains_words(lead, gold)):
+            return first
+        messages = self.prompt.messages(question, gold, lead, key_answer=key)
+        probs, _error, _attempts = await self._choices(messages, ["yes", "no"])
+        if probs is None:
+            return first
+        p_yes = probs.probs.get("yes", 0.0)
+        if p_yes <= self.yes_threshold_contained:
+            return first
+        return first.model_copy(
+            update={
+                "verdict": "correct",
+                "rationale": f"{first.rationale}; its opening sentence: P = {p_yes:.2f}",
+                "step": "lead_sentence",
+                "p_correct": p_yes,
+            }
+        )
 
 
 _NUMBER_QUESTION = frozenset(
@@ -657,6 +685,19 @@ def _bare_count(key: str) -> bool:
 def _asks_for_number(question: str) -> bool:
     """True when the question may be answered by a bare number ("how many ...")."""
     return bool(_NUMBER_QUESTION & set(tokens(question))) or bool(find_values(question))
+
+
+_LEAD_END = re.compile(r"(?<=[\w)\"'\u201d])[.;!?](?:\s+|$)")
+
+
+def lead_sentence(prediction: str) -> str | None:
+    """The sentence (or clause before a semicolon) a prediction opens with, when more follows."""
+    for m in _LEAD_END.finditer(prediction):
+        lead = prediction[: m.start() + 1].strip()
+        if len(tokens(lead)) < 4:
+            continue  # "Dr." or "No. 1" ends no sentence
+        return lead if prediction[m.end() :].strip() else None
+    return None
 
 
 def is_long_prediction(prediction: str) -> bool:

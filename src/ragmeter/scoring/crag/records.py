@@ -122,11 +122,15 @@ class GoldCheck(Record):
     form and the verdict, retries included; replies served from a cache count too)."""
     prediction_answer: str | None = None
     """The short answer found in a long prediction for a second look (see the judge)."""
-    step: Literal["verdict", "option", "premise", "key_answer", "prediction_answer"] | None = None
+    step: (
+        Literal["verdict", "option", "premise", "key_answer", "prediction_answer", "lead_sentence"]
+        | None
+    ) = None
     """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
     comparison it chooses), ``premise`` (does it point out a false premise?),
     ``key_answer`` (mechanics against the short form of a sentence-long gold) or
-    ``prediction_answer`` (the short answer of a long prediction, against the gold)."""
+    ``prediction_answer`` (the short answer of a long prediction, against the gold) or
+    ``lead_sentence`` (the verdict on the sentence a long prediction opens with)."""
 
 
 class JudgeVote(Record):
