@@ -45,8 +45,11 @@ __all__ = [
     "denies",
     "gold_option",
     "gold_values",
+    "guesses_value",
     "list_outcome",
     "long_list",
+    "only_figure",
+    "plain_list",
     "restates_question",
     "settle",
     "stated_list",
@@ -321,6 +324,47 @@ def _count_in_words(answers: Sequence[str], prediction: str) -> bool:
     return bool(counts & said)
 
 
+_GENERAL = re.compile(
+    r"\b(?:usually|typically|normally|generally|on\s+average|in\s+general)\b", re.I
+)
+
+
+# Clauses: a comma before a figure ("January 5, 2024") ends none.
+_CLAUSES = re.compile(
+    r"[.;!?]\s+|,\s+(?!\d)|\s+(?:but|so|although|though|however)\s+", re.IGNORECASE
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|can'?t|don'?t|doesn'?t|isn'?t|won'?t)\b|n't\b", re.IGNORECASE
+)
+
+
+def guesses_value(answers: Sequence[str], prediction: str, query: str = "") -> bool:
+    """True when a prediction that declines ("I don't have live data") still states a figure
+    of the kind the value-like gold is ("it was trading around $140"): CRAG's rubric judges
+    such a guess. A figure in a sentence about what is usual ("it typically trades 10-20
+    million shares") is context, not a guess."""
+    gv = gold_values(answers[0]) if answers else None
+    if gv is None:
+        return False
+    dated = any(g.kind == "date" or g.is_year_like for g in gv.values)
+    for clause in _CLAUSES.split(prediction):
+        # "I don't have data for January 2-5, 2024": a figure in the declining clause itself
+        # only says what is not known.
+        if _GENERAL.search(clause) or _NEGATION.search(clause):
+            continue
+        for v in find_values(clause):
+            if (v.is_year_like and not dated) or _echoes(v, query):
+                continue
+            if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
+                return True
+    return False
+
+
+def _same_kind(g: Value, v: Value) -> bool:
+    # A share is no guess of a volume: "(the 8.75% Series B)" against 1,800 shares.
+    return g.kind == v.kind or {g.kind, v.kind} <= {"money", "number"}
+
+
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 
 
@@ -482,9 +526,28 @@ def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> l
         near = [g for g in peers if g.amount and abs(v.amount - g.amount) <= abs(g.amount) / 10]
         if v.qualified and near:
             continue
+        if any(_within_bound(v, g) for g in peers):
+            continue  # "well over 20" does not contradict 27
         if all(_different(g, v) for g in peers):
             out.append(v)
     return out
+
+
+_LOWER_BOUNDS = frozenset(
+    ["over", "more than", "greater than", "at least", "above", "in excess of", "upwards of"]
+)
+_UPPER_BOUNDS = frozenset(["under", "less than", "fewer than", "at most", "below", "up to"])
+
+
+def _within_bound(v: Value, g: Value) -> bool:
+    """True when ``v`` is a bound ("over 20") the gold's figure ``g`` satisfies."""
+    if v.amount is None or g.amount is None or g.qualified:
+        return False
+    if v.qualifier in _LOWER_BOUNDS:
+        return g.amount > v.amount
+    if v.qualifier in _UPPER_BOUNDS:
+        return g.amount < v.amount
+    return False
 
 
 _RANK = re.compile(r"(?:\bno\.|#|\bnumber|\bnum\.)\s*$", re.IGNORECASE)
@@ -629,7 +692,8 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
 
 
 _CLAUSE = re.compile(
-    r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as)\b",
+    r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as"
+    r"|she|he|they|it)\b",
     re.IGNORECASE,
 )
 _LEGAL_SUFFIXES = frozenset(
@@ -738,6 +802,31 @@ def stated_list(gold: str) -> str | None:
     if any(_CLAUSE_ITEM.match(p) for p in parts[1:]):
         return None
     return body if long_list(body) else None
+
+
+def only_figure(gold: str, query: str) -> str | None:
+    """The one exact figure of a sentence gold that is not a year or a figure of the question
+    ("titanic has won 11 awards." -> "11"), else None."""
+    figures = [
+        v
+        for v in find_values(gold)
+        if v.amount is not None and not v.is_year_like and not _echoes(v, query)
+    ]
+    if len(figures) != 1 or figures[0].qualified:
+        return None
+    return figures[0].text
+
+
+def plain_list(text: str) -> bool:
+    """True when ``text`` is a bare list of names: two or more short items between commas,
+    no figure ("lenny kravitz, lisa bonet"; not "take care, released in 2011")."""
+    parts = [p for p in text.split(",") if p.strip()]
+    return (
+        len(parts) >= 2
+        and not any(ch.isdigit() for ch in text)
+        and all(1 <= len(tokens(p)) <= 4 for p in parts)
+        and _gold_items(text) is not None
+    )
 
 
 def stated_value(gold: str) -> str | None:

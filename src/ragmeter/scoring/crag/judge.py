@@ -58,6 +58,7 @@ from ragmeter.scoring.crag.equivalence import (
     denies,
     gold_option,
     long_list,
+    only_figure,
     settle,
     stated_beside,
     stated_list,
@@ -403,12 +404,15 @@ class LLMJudge:
         """The short form of a sentence gold (None for a short gold, or when the model strays).
 
         A value or a list the sentence states after its verb ("the closing price is 561.32",
-        "the movies are a, b and c") is read off mechanically, whole: a model asked for the
-        short form may keep one item of a list. Other golds of seven words or more get a
-        short generation, kept only when its words are the gold's.
+        "the movies are a, b and c"), or the only figure of a gold to a "how many" question,
+        is read off mechanically, whole: a model asked for the short form may keep one item
+        of a list. Other golds of seven words or more get a short generation, kept only when
+        its words are the gold's and say more than the question.
         """
-        stated = stated_value(gold)
-        if stated is None and not _asks_for_number(question):
+        counted = _asks_for_number(question)
+        asks_count = bool(_NUMBER_QUESTION & set(tokens(question)))
+        stated = stated_value(gold) or (only_figure(gold, question) if asks_count else None)
+        if stated is None and not counted:
             stated = stated_list(gold)
         if stated is not None:
             return stated
@@ -438,8 +442,12 @@ class LLMJudge:
         gold_words |= {str(n) for w, n in COUNT_WORDS.items() if w in gold_words}
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
             return None
-        if _bare_count(key) and not _asks_for_number(question):
+        if _bare_count(key) and not counted:
             # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
+            return None
+        if all(w in set(tokens(question)) for w in key_words) and not comparison_options(question):
+            # "water" for "why did khloe throw water on scott?" says nothing the question
+            # did not (an option of a comparison is another matter).
             return None
         return key
 

@@ -86,14 +86,27 @@ def _is_code(a: str, b_words: list[str]) -> bool:
     return names is not None and " ".join(b_words) in names and len(a) > 1
 
 
+def _singular(words: list[str]) -> list[str]:
+    """Words with a plural "s" dropped ("marianas trench" / "mariana trench", "joules")."""
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+
+
+def _without_initials(words: list[str]) -> list[str]:
+    return [w for w in words if len(w) > 1 or w.isdigit()]
+
+
 def same_name(a: str, b: str) -> bool:
-    """True when ``a`` and ``b`` are one name: the same words, the same letters without
-    spaces, abbreviations written out, one the acronym of the other, or a country code
-    and the country's name."""
+    """True when ``a`` and ``b`` are one name: the same words (a plural "s" or a middle
+    initial aside), the same letters without spaces, abbreviations written out, one the
+    acronym of the other, or a country code and the country's name."""
     ta, tb = name_tokens(a), name_tokens(b)
     if not ta or not tb:
         return False
-    if ta == tb or "".join(ta) == "".join(tb):
+    if ta == tb or "".join(ta) == "".join(tb) or _singular(ta) == _singular(tb):
+        return True
+    # "John Clauser" for "john f clauser": a middle initial left out.
+    fa, fb = _without_initials(ta), _without_initials(tb)
+    if len(fa) >= 2 and fa == fb:
         return True
     if _is_acronym(ta, tb) or _is_acronym(tb, ta):
         return True

@@ -90,14 +90,30 @@ def same_word(a: str, b: str) -> bool:
     return common >= max(6, int(0.75 * n))
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """A long word one letter off ("gretsky" for "gretzky"): one substitution, insertion
+    or deletion."""
+    if min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
+
+
+def _option_word(option_word: str, tok: str) -> bool:
+    # Between two fixed options a misspelt name still names one of them.
+    return same_word(option_word, tok) or _one_edit(option_word, tok)
+
+
 def _has(words: frozenset[str], tok: str) -> bool:
-    return any(same_word(w, tok) for w in words)
+    return any(_option_word(w, tok) for w in words)
 
 
 def _mentions(words: frozenset[str], text_tokens: set[str]) -> bool:
     if not words:
         return False
-    hit = sum(1 for w in words if any(same_word(w, t) for t in text_tokens))
+    hit = sum(1 for w in words if any(_option_word(w, t) for t in text_tokens))
     # A surname alone names a person ("brady"); require most words of longer names.
     return hit >= max(1, (len(words) + 1) // 2)
 

@@ -3,7 +3,8 @@
 Applied in order to the truncated prediction:
 
 1. empty (or white space) → missing;
-2. a refusal ("I don't know" and its phrasings) → missing;
+2. a refusal ("I don't know" and its phrasings) → missing, unless the gold is "invalid
+   question" and the reply says the premise is false (it may add "I'm not aware of ...");
 3. equal to the gold answer or an alternative answer after normalisation → correct, and so
    is the same name spelt another way (`ragmeter.scoring.crag.names`);
 4. the false-premise rule: a prediction saying the question is invalid is
@@ -89,6 +90,11 @@ class Rules:
             raise ValueError("a question without gold answers cannot be scored")
         if not prediction.strip():
             return RuleOutcome("missing", "empty_prediction")
+        invalid_gold = is_invalid_gold(answers)
+        claim = self.invalid_phrases.search(prediction)
+        if invalid_gold and claim is not None:
+            # "That premise is false: he never wrote a novel, and I'm not aware of one."
+            return RuleOutcome("correct", "false_premise_detected", claim.phrase)
         refusal = self.refusal.match(prediction) if check_refusal else None
         if refusal is not None:
             return RuleOutcome("missing", "refusal", refusal.phrase)
@@ -100,8 +106,6 @@ class Rules:
         for gold in answers:
             if any(same_name(form, gold) for form in forms):
                 return RuleOutcome("correct", "name_match", gold)
-        invalid_gold = is_invalid_gold(answers)
-        claim = self.invalid_phrases.search(prediction)
         if claim is not None:
             if invalid_gold:
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)

@@ -4,7 +4,8 @@
 2. the prediction is cut to its first 75 tokens (what CRAG scores);
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
-4. the rules: empty, refusal, exact or alias match, false premise;
+4. the rules: empty, refusal (unless the reply still guesses a figure of the gold's kind:
+   the guess is then judged, as CRAG's rubric asks), exact or alias match, false premise;
 5. hedges and retractions → incorrect;
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a bare
    comparison pick;
@@ -22,7 +23,12 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from ragmeter.scoring.crag.equivalence import restates_question, settle
+from ragmeter.scoring.crag.equivalence import (
+    guesses_value,
+    plain_list,
+    restates_question,
+    settle,
+)
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules
@@ -147,6 +153,13 @@ class CragScorer:
         ):
             # The LLM says the phrase match is not a refusal: judge it as an answer.
             outcome = self.rules.apply(cut, answers, check_refusal=False)
+        if (
+            outcome is not None
+            and outcome.rule == "refusal"
+            and guesses_value(answers, cut, question.query)
+        ):
+            # "I don't have live data, but it traded around $140": the guess is judged.
+            outcome = self.rules.apply(cut, answers, check_refusal=False)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
         )
@@ -167,9 +180,8 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        settled = settle(
-            question.query, answers, cut, list_gold=question.labels.question_type == "set"
-        )
+        list_gold = question.labels.question_type == "set" or plain_list(answers[0])
+        settled = settle(question.query, answers, cut, list_gold=list_gold)
         if settled is not None:
             return ScoredSample(
                 **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail

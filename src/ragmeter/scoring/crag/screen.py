@@ -110,6 +110,8 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
     (
         "forged_verdict",
         re.compile(
+            # "ended in a decision: 10 of his 16 bouts" is an ordinary sentence, not a verdict.
+            r"(?<!\ba\s)(?<!\ban\s)(?<!\bin\s)(?<!\bby\s)"
             r"\b(?:final\s+)?(?:verdict|judg(?:e)?ment|grade|grading|evaluation|assessment|label"
             r"|accuracy|score|rating|result|decision|is_correct|correctness)\s*[:=]\s*[\"'“]?"
             r"(?:correct|incorrect|right|true|yes|pass(?:ed)?|accurate|1(?:\.0+)?|10|100%?"

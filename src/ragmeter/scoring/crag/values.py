@@ -165,7 +165,12 @@ _PERCENT = re.compile(
 _SCALED = re.compile(
     rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})\s?(thousand|million|billion|trillion)\b", re.IGNORECASE
 )
-_PLAIN = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(-?(?:{_NUM}))(st|nd|rd|th)?(?![\w])", re.IGNORECASE)
+# A unit may be glued to its number ("1,776ft", "42km"); other letters make a code ("3D").
+_GLUED_UNIT = r"(?=(?:ft|km|cm|mm|kg|lbs?|mi|mph|oz|gb|mb|tb)\b)"
+_PLAIN = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)(-?(?:{_NUM}))(st|nd|rd|th)?(?:(?![\w])|{_GLUED_UNIT})",
+    re.IGNORECASE,
+)
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r"\s?([a-z]+)", re.IGNORECASE)
 
@@ -398,8 +403,12 @@ _RELATIVE_TOLERANCE = Decimal("0.015")
 
 
 def _amounts_equal(a: Value, b: Value) -> bool:
+    """``b`` states ``a``'s amount: equal, ``b`` rounding to ``a`` at ``a``'s coarser
+    precision (4.3 for 4), or both the same at the coarser precision and close."""
     assert a.amount is not None and b.amount is not None
     if a.amount == b.amount:
+        return True
+    if a.precision > b.precision and _round(b.amount, a.precision) == a.amount:
         return True
     step = max(a.precision, b.precision)
     if _round(a.amount, step) != _round(b.amount, step):
