@@ -94,6 +94,32 @@ def test_llm_can_overrule_a_refusal_match(truncator: Truncator) -> None:
     assert s.rule is None and s.label == "correct" and confirm.overruled == 1
 
 
+def test_a_guess_beside_a_refusal_is_judged(truncator: Truncator) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
+    price = Question(
+        id="p",
+        dataset="t",
+        query="what did ppg open at today?",
+        answers=[["$140.47"]],
+        labels=Labels(domain="finance", question_type="simple"),
+    )
+    guess = "I don't have real-time data. It was trading around $140 in late February."
+    s = asyncio.run(scorer.score(price, guess))
+    assert (s.label, s.rule) == ("correct", "equivalent_value")
+    wrong = "I don't have real-time quotes, but it was trading around $120."
+    s = asyncio.run(scorer.score(price, wrong))
+    assert (s.label, s.rule) == ("incorrect", "different_value")
+    s = asyncio.run(scorer.score(price, "I don't have real-time data for PPG."))
+    assert (s.label, s.rule) == ("missing", "refusal")
+
+
+def test_a_false_premise_pointed_out_beats_a_refusal_phrase(truncator: Truncator) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
+    pred = "That premise is false: he never wrote a novel, and I'm not aware of one."
+    s = asyncio.run(scorer.score(q("invalid question"), pred))
+    assert (s.label, s.rule) == ("correct", "false_premise_detected")
+
+
 def test_question_without_gold_is_unscored(truncator: Truncator) -> None:
     empty = Question(id="e", dataset="t", query="?", answers=[])
     s = asyncio.run(CragScorer([], truncator=truncator).score(empty, "x"))

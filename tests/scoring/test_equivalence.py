@@ -10,7 +10,10 @@ from ragmeter.scoring.crag.equivalence import (
     contradicted_values,
     gold_option,
     gold_values,
+    guesses_value,
     list_outcome,
+    only_figure,
+    plain_list,
     restates_question,
     settle,
     stated_beside,
@@ -168,6 +171,10 @@ def test_comparison_options_in_more_question_shapes() -> None:
     # An option named by another spelling: joined words, a country's name for its code.
     q = "who has more subscribers on youtube, mr. beast or pewdiepie?"
     assert comparison_outcome(q, ["mr. beast"], "MrBeast").label == "correct"  # type: ignore[union-attr]
+    # A misspelt option still names it (between two fixed names).
+    q = "did gretsky or ovechkin have more hockey goals?"
+    pred = "Wayne Gretzky has more: 894 goals, while Alex Ovechkin had roughly 840."
+    assert comparison_outcome(q, ["gretsky"], pred).label == "correct"  # type: ignore[union-attr]
     q = "which country currently has the highest stock market, usa or japan?"
     pred = "The United States has by far the larger market; Japan's Nikkei hit a record."
     assert comparison_outcome(q, ["usa"], pred).label == "correct"  # type: ignore[union-attr]
@@ -185,6 +192,10 @@ def test_figures_after_the_golds_own_are_detail() -> None:
     assert [v.text for v in contradicted_values(gold, "17 each, 34 in all.")] == ["17"]
     gold = "you should have at least two goldfish in a tank"
     assert contradicted_values(gold, "A tank can hold 2 to 3 goldfish.", years=True)
+    # A bound the gold satisfies does not restate it wrongly; one it breaks does.
+    gold = "drake has had more number one hits, with a total of 27 number one hits."
+    assert contradicted_values(gold, "Drake, with well over 20, against a handful.") == []
+    assert contradicted_values(gold, "Drake, with over 30.")
     # A percentage is restated by a percentage, not by milligrams.
     gold = "broccoli has more vitamin c with 107% dv."
     assert contradicted_values(gold, "Broccoli, about 89 mg vs. 85 mg per 100 g.") == []
@@ -193,6 +204,17 @@ def test_figures_after_the_golds_own_are_detail() -> None:
 def test_rounding_half_up_and_counts_in_words() -> None:
     about = value_outcome(["35.25"], "About 35.3 receiving yards per game.")
     assert about is not None and about.label == "correct"
+    # A finer figure that rounds to the gold's coarser one states it; a coarser one that
+    # the gold does not round to does not.
+    for pred in ("About 3.9 attempts per game.", "About 4.3 attempts per game."):
+        finer = value_outcome(["4"], pred)
+        assert finer is not None and finer.label == "correct"
+    assert value_outcome(["1.5"], "2") is None
+    coarser = value_outcome(["555.7 m"], "555 m")
+    assert coarser is not None and coarser.label == "incorrect"
+    # A unit glued to its number is read with it.
+    glued = value_outcome(["1,776 ft"], "It stands 1,775ft tall.")
+    assert glued is not None and glued.label == "incorrect"
     # "a single minaret ... 53 meters ... built in 1914": the other figures prove nothing.
     pred = "It has a single minaret, a 53-meter tower built in 1914."
     assert value_outcome(["1"], pred) is None
@@ -242,3 +264,27 @@ def test_a_sentence_golds_stated_list_and_value() -> None:
     assert stated_list('the films are "fast and furious", "fast five" and "f9".') is None
     assert stated_value("netflix stock closing price is 561.32") == "561.32"
     assert stated_value("the movie is titanic") is None
+
+
+def test_a_declining_reply_that_guesses_a_figure() -> None:
+    pred = "I don't have real-time quotes, but it was trading around $300-315 in late February."
+    assert guesses_value(["$322.90"], pred)
+    # What is usual, or the figures of what it says it does not know, are no guess.
+    assert not guesses_value(
+        ["9989000"], "I don't have live data; it usually trades 10-20 million."
+    )
+    dated = "I don't have data for January 2-5, 2024, so I can't say which days it rose."
+    assert not guesses_value(["2024-01-02, 2024-01-03"], dated, "in the first week of january 2024")
+    assert not guesses_value(["1800"], "I don't have live data. It is the 8.75% Series B.")
+    assert not guesses_value(["paris"], "I don't know, maybe 3 of them.")
+
+
+def test_only_figure_and_plain_lists() -> None:
+    assert only_figure("titanic has won 11 awards.", "how many oscars did titanic win?") == "11"
+    assert (
+        only_figure("in 2024 he earns $29,000,000 and a bonus of $5,000,000", "how much?") is None
+    )
+    assert only_figure("about 4 times as many", "how many more?") is None
+    assert plain_list("lenny kravitz, lisa bonet")
+    assert not plain_list("drake's most popular album, take care, released in 2011")
+    assert not plain_list("ps 41 in greenwich village, manhattan")

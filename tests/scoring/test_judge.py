@@ -134,7 +134,19 @@ def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     # A bare count is no short form of a gold that answers "which": the gold decides.
     kids = "arnold schwarzenegger has five children, including katherine and patrick."
     assert asyncio.run(judge.key_answer("which children does he have?", kids)) is None
-    assert asyncio.run(judge.key_answer("how many children does he have?", kids)) == "5"
+    # To "how many", the gold's only figure is its short form.
+    assert asyncio.run(judge.key_answer("how many children does he have?", kids)) == "five"
+
+
+def test_a_key_answer_that_only_echoes_the_question_is_dropped() -> None:
+    gold = "kim and khloe kardashian threw water on scott disick for bringing a girl on a trip"
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "water"), "f")
+    assert asyncio.run(judge.key_answer("why did khloe throw water on scott", gold)) is None
+    # An option of a comparison is no echo: it is the pick.
+    gold = "the fast and the furious has more sequels, with 11 movies against 6 for the terminator"
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "the fast and the furious"), "f")
+    q = "which movie has more sequels, the terminator or the fast and the furious?"
+    assert asyncio.run(judge.key_answer(q, gold)) == "the fast and the furious"
 
 
 def test_key_answer_counts_twice_as_two_and_drops_a_cut_list() -> None:

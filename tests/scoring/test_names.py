@@ -17,6 +17,9 @@ from ragmeter.scoring.crag.rules import Rules
         ("WBA", "World Boxing Association"),
         ("usa", "the United States"),
         ("Kahoʻolawe", "kahoolawe"),  # the okina is an apostrophe, not a letter
+        ("The Mariana Trench", "marianas trench"),
+        ("joule", "joules"),
+        ("John Clauser", "john f clauser"),  # a middle initial left out
     ],
 )
 def test_same_name(a: str, b: str) -> None:
@@ -31,6 +34,7 @@ def test_same_name(a: str, b: str) -> None:
         ("Manchester City", "manchester utd"),
         ("uk", "the United States"),
         ("A", "alpha beta"),  # one letter is no acronym
+        ("J. Smith", "john smith"),  # an initial is not the first name
     ],
 )
 def test_different_names(a: str, b: str) -> None:

@@ -58,6 +58,7 @@ def test_manipulation_is_flagged(text: str, pattern: str) -> None:
         "It ran from 1962 to 1970 - about 8 years.",
         "Either way, the answer is Paris.",
         "The film was released on 7/20/74 in the US.",
+        "About 62.5% of his UFC fights ended in a decision: 10 of his 16 bouts.",
     ],
 )
 def test_ordinary_answers_pass(text: str) -> None:

@@ -92,10 +92,10 @@ class Rules:
             return RuleOutcome("missing", "empty_prediction")
         invalid_gold = is_invalid_gold(answers)
         claim = self.invalid_phrases.search(prediction)
-        if invalid_gold and claim is not None:
+        refusal = self.refusal.match(prediction) if check_refusal else None
+        if refusal is not None and invalid_gold and claim is not None:
             # "That premise is false: he never wrote a novel, and I'm not aware of one."
             return RuleOutcome("correct", "false_premise_detected", claim.phrase)
-        refusal = self.refusal.match(prediction) if check_refusal else None
         if refusal is not None:
             return RuleOutcome("missing", "refusal", refusal.phrase)
         forms = {normalize_answer(prediction), normalize_answer(_LEAD_IN.sub("", prediction))}
