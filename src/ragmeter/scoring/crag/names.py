@@ -86,6 +86,9 @@ def _is_code(a: str, b_words: list[str]) -> bool:
     return names is not None and " ".join(b_words) in names and len(a) > 1
 
 
+_MAX_NAME_WORDS = 6
+
+
 def _singular(words: list[str]) -> list[str]:
     """Words with a plural "s" dropped ("marianas trench" / "mariana trench", "joules")."""
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
@@ -102,7 +105,11 @@ def same_name(a: str, b: str) -> bool:
     ta, tb = name_tokens(a), name_tokens(b)
     if not ta or not tb:
         return False
-    if ta == tb or "".join(ta) == "".join(tb) or _singular(ta) == _singular(tb):
+    if ta == tb:
+        return True
+    if max(len(ta), len(tb)) > _MAX_NAME_WORDS:
+        return False  # a sentence is no name: "investment" cut from "investments" is not it
+    if "".join(ta) == "".join(tb) or _singular(ta) == _singular(tb):
         return True
     # "John Clauser" for "john f clauser": a middle initial left out.
     fa, fb = _without_initials(ta), _without_initials(tb)
