@@ -333,6 +333,7 @@ _GENERAL = re.compile(
 _CLAUSES = re.compile(
     r"[.;!?]\s+|,\s+(?!\d)|\s+(?:but|so|although|though|however)\s+", re.IGNORECASE
 )
+# Narrower than `denies`: "rather", "actually" or "premise" do not make a clause a decline.
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can'?t|don'?t|doesn'?t|isn'?t|won'?t)\b|n't\b", re.IGNORECASE
 )

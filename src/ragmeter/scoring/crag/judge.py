@@ -7,8 +7,10 @@ How a verdict is reached, per gold answer:
 1. A comparison question whose gold names one of its two options: the model
    is first asked the narrow question "which option does the answer choose?";
    choosing the other option is incorrect without further ado.
-2. A sentence-long gold: its key answer is extracted once (a short generation,
-   cached like every reply) and shown beside it.
+2. A sentence gold: its key answer is read off where the sentence states a value or
+   a list after its verb, or holds the one figure a "how many" question asks for;
+   otherwise it is extracted once (a short generation, cached like every reply). It is
+   checked mechanically against the prediction, then shown beside the gold.
 3. The verdict: the prediction is quoted inside a boundary it cannot forge
    (`ragmeter.scoring.crag.boundary`), and the verdict is read from the
    probabilities of the model's next word, "yes" or "no", not from free text
@@ -23,6 +25,9 @@ How a verdict is reached, per gold answer:
    for restating the gold's figures wrongly gets the same look when it also
    states rightly every gold figure it seems to restate wrongly (its other
    figures may be detail: "released in 2023 ... retired in 2022").
+5. Still rejected, a long prediction whose opening sentence states the gold word for
+   word gets a verdict on that sentence alone: an answer is judged by what it leads
+   with (an added reading of an ambiguous question does not undo it).
 
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
@@ -409,11 +414,8 @@ class LLMJudge:
         of a list. Other golds of seven words or more get a short generation, kept only when
         its words are the gold's and say more than the question.
         """
-        counted = _asks_for_number(question)
-        asks_count = bool(_NUMBER_QUESTION & set(tokens(question)))
-        stated = stated_value(gold) or (only_figure(gold, question) if asks_count else None)
-        if stated is None and not counted:
-            stated = stated_list(gold)
+        numeric = _asks_for_number(question)
+        stated = _stated_key(question, gold, numeric)
         if stated is not None:
             return stated
         if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
@@ -442,7 +444,7 @@ class LLMJudge:
         gold_words |= {str(n) for w, n in COUNT_WORDS.items() if w in gold_words}
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
             return None
-        if _bare_count(key) and not counted:
+        if _bare_count(key) and not numeric:
             # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
             return None
         if all(w in set(tokens(question)) for w in key_words) and not comparison_options(question):
@@ -676,6 +678,18 @@ class LLMJudge:
 _NUMBER_QUESTION = frozenset(
     ["how", "many", "much", "number", "count", "percentage", "percent", "ratio", "rate", "age"]
 )
+
+
+def _stated_key(question: str, gold: str, numeric: bool) -> str | None:
+    """The short form a sentence gold states outright: the value after its verb, the only
+    figure of a gold to a "how many" question, or (to a question not after a number) the
+    list after its verb; None when it states none."""
+    stated = stated_value(gold)
+    if stated is None and _NUMBER_QUESTION & set(tokens(question)):
+        stated = only_figure(gold, question)
+    if stated is None and not numeric:
+        stated = stated_list(gold)
+    return stated
 
 
 def _bare_count(key: str) -> bool:
