@@ -24,6 +24,7 @@ from ragmeter.scoring.crag.judge import (
     decide,
     is_long_prediction,
     judge_against_golds,
+    lead_sentence,
     own_answer,
 )
 from ragmeter.scoring.crag.records import JudgeVote
@@ -336,3 +337,29 @@ def test_a_gold_figure_restated_wrongly_stands_whatever_the_short_answer() -> No
     llm = _SecondLookLLM("three times", {})
     check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
     assert check.verdict == "incorrect" and "2119" in check.rationale and llm.generated == 0
+
+
+def test_a_long_answer_is_judged_by_the_sentence_it_opens_with() -> None:
+    assert lead_sentence("Coco won at the 2018 ceremony. Spider-Verse won for 2018 films.") == (
+        "Coco won at the 2018 ceremony."
+    )
+    assert lead_sentence("At the 2007 ceremony, Pirates won; for 2007 films, Golden Compass.") == (
+        "At the 2007 ceremony, Pirates won;"
+    )
+    assert (
+        lead_sentence("Dr. Smith won in 2.5 hours. Then he left.") == "Dr. Smith won in 2.5 hours."
+    )
+    assert lead_sentence("Just one sentence here.") is None
+    pred = "Coco won the Oscar at the 2018 ceremony. Spider-Verse won it for 2018 films."
+    lead = "Coco won the Oscar at the 2018 ceremony."
+    q = "which film won the best animated feature oscar in 2018?"
+    # The whole answer is doubted (two films); its opening sentence names the gold alone.
+    llm = _SecondLookLLM("NO ANSWER", {pred: 0.5, lead: 0.9})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "coco", pred))
+    assert check.verdict == "correct" and check.step == "lead_sentence"
+    assert llm.graded == [pred, lead]
+    # An opening sentence without the gold word for word is not put to the model.
+    other = "Spider-Verse won it for 2018 films. Coco won at the 2018 ceremony."
+    llm = _SecondLookLLM("NO ANSWER", {other: 0.5})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "coco", other))
+    assert check.verdict == "incorrect" and llm.graded == [other]

@@ -87,6 +87,7 @@ __all__ = [
     "decide",
     "is_long_prediction",
     "judge_against_golds",
+    "lead_sentence",
     "own_answer",
 ]
 
