@@ -277,6 +277,12 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     assert not guesses_value(["2024-01-02, 2024-01-03"], dated, "in the first week of january 2024")
     assert not guesses_value(["1800"], "I don't have live data. It is the 8.75% Series B.")
     assert not guesses_value(["paris"], "I don't know, maybe 3 of them.")
+    # The whole sentence about what is usual is context, past its commas too.
+    usual = "I don't have recent quotes. Warrants usually trade for cents, often under $0.10."
+    assert not guesses_value(["$0.01"], usual)
+    # Days of a range and the second year of a season are no count.
+    assert not guesses_value(["98"], "It was preseason, before the 2022-23 season. I don't know.")
+    assert not guesses_value(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")
 
 
 def test_only_figure_and_plain_lists() -> None:
@@ -288,3 +294,10 @@ def test_only_figure_and_plain_lists() -> None:
     assert plain_list("lenny kravitz, lisa bonet")
     assert not plain_list("drake's most popular album, take care, released in 2011")
     assert not plain_list("ps 41 in greenwich village, manhattan")
+    # Titles may hold a verb ("will") and the last item an "and".
+    assert plain_list("good will hunting, argo, and gone baby gone")
+    # Two names joined by "and" are a list where the question asks after more than one.
+    players = "frenkie de jong and robert lewandowski"
+    assert plain_list(players, "who are the highest paid players for fc barcelona?")
+    assert not plain_list(players)
+    assert not plain_list("pride and prejudice", "what is her best known novel?")

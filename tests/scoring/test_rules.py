@@ -28,6 +28,12 @@ RULES = Rules()
             "correct",
             "false_premise_detected",
         ),
+        (
+            "This rests on a shaky premise: I'm not aware of any such five companies.",
+            ["invalid question"],
+            "correct",
+            "false_premise_detected",
+        ),
         ("The premise is false.", ["paris"], "incorrect", "false_premise_claim_on_valid_question"),
         ("Paris", ["invalid question"], "incorrect", "answer_to_false_premise"),
     ],

@@ -79,3 +79,11 @@ def test_precision_and_kinds() -> None:
     assert one("it may be 5").kind == "number"  # "may" alone is no month
     assert find_values("COVID-19 hit in") == []  # a number glued to a word is part of a name
     assert [v.amount for v in find_values("won 3-2")] == [3, 2]
+    # A range of days is two dates; the second year of a season is a year.
+    days = find_values("Feb 1-7, 2024")
+    assert [(v.kind, v.month, v.day, v.year) for v in days] == [
+        ("date", 2, 1, 2024),
+        ("date", 2, 7, 2024),
+    ]
+    assert [v.amount for v in find_values("the 2022\u201323 season")] == [2022, 2023]
+    assert [v.amount for v in find_values("from 1929-1941")] == [1929, 1941]

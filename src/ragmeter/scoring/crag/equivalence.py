@@ -348,16 +348,19 @@ def guesses_value(answers: Sequence[str], prediction: str, query: str = "") -> b
     if gv is None:
         return False
     dated = any(g.kind == "date" or g.is_year_like for g in gv.values)
-    for clause in _CLAUSES.split(prediction):
-        # "I don't have data for January 2-5, 2024": a figure in the declining clause itself
-        # only says what is not known.
-        if _GENERAL.search(clause) or _NEGATION.search(clause):
+    for sentence in _SENTENCE_END.split(prediction):
+        if _GENERAL.search(sentence):
             continue
-        for v in find_values(clause):
-            if (v.is_year_like and not dated) or _echoes(v, query):
+        for clause in _CLAUSES.split(sentence):
+            # "I don't have data for January 2-5, 2024": a figure in the declining clause
+            # itself only says what is not known.
+            if _NEGATION.search(clause):
                 continue
-            if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
-                return True
+            for v in find_values(clause):
+                if (v.is_year_like and not dated) or _echoes(v, query):
+                    continue
+                if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
+                    return True
     return False
 
 
@@ -719,12 +722,19 @@ _LEGAL_SUFFIXES = frozenset(
 
 def _gold_items(gold: str) -> list[tuple[str, ...]] | None:
     words = tokens(gold)
-    if len(words) > _MAX_LIST_WORDS or _SENTENCE_WORDS & set(words):
+    if len(words) > _MAX_LIST_WORDS or (_SENTENCE_WORDS & set(words) and not _short_parts(gold)):
         return None
     items = _items(gold, strip_lead_in=False)
     if len(items) < 2 or any(len(i) > _MAX_ITEM_WORDS for i in items):
         return None
     return items
+
+
+def _short_parts(gold: str) -> bool:
+    # "good will hunting, argo, and gone baby gone": three short parts between commas are
+    # a list even when a title holds a verb ("will").
+    parts = [_LIST_AND.sub("", p) for p in gold.split(",")]
+    return len(parts) >= 3 and all(1 <= len(tokens(p)) <= 4 for p in parts)
 
 
 def list_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
@@ -818,10 +828,19 @@ def only_figure(gold: str, query: str) -> str | None:
     return figures[0].text
 
 
-def plain_list(text: str) -> bool:
+_LIST_AND = re.compile(r"^\s*(?:and|&)\s+", re.IGNORECASE)
+_PLURAL_ASK = frozenset(["are", "were"])
+
+
+def plain_list(text: str, query: str = "") -> bool:
     """True when ``text`` is a bare list of names: two or more short items between commas,
-    no figure ("lenny kravitz, lisa bonet"; not "take care, released in 2011")."""
-    parts = [p for p in text.split(",") if p.strip()]
+    no figure ("lenny kravitz, lisa bonet"; not "take care, released in 2011"), or two names
+    joined by "and" answering a question after more than one ("who are ...")."""
+    parts = [_LIST_AND.sub("", p) for p in text.split(",") if p.strip()]
+    if len(parts) == 1 and _PLURAL_ASK & set(tokens(query)):
+        # "frenkie de jong and robert lewandowski" to "who are the highest paid players?";
+        # a title with "and" ("pride and prejudice") answers a question after one thing.
+        parts = re.split(r"\s+and\s+", text.strip(), flags=re.IGNORECASE)
     return (
         len(parts) >= 2
         and not any(ch.isdigit() for ch in text)

@@ -180,7 +180,7 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        list_gold = question.labels.question_type == "set" or plain_list(answers[0])
+        list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
         settled = settle(question.query, answers, cut, list_gold=list_gold)
         if settled is not None:
             return ScoredSample(

@@ -145,6 +145,13 @@ _DAY_MONTH_YEAR = re.compile(
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:of\s+)?(\d{{4}})\b", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}\b(?!\s*,?\s*\d)", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MONTH_RE})\b", re.IGNORECASE)
+_DAY_RANGE = re.compile(
+    rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}\s*[-\u2013\u2014]\s*(\d{{1,2}}){_ORD}"
+    rf"(?:,?\s+(\d{{4}}))?\b",
+    re.IGNORECASE,
+)
+# "the 2022-23 season": the "23" is the next year, not a count.
+_SEASON = re.compile(r"\b((?:19|20)\d{2})\s*[-\u2013/]\s*(\d{2})\b(?![-/.]?\d)")
 
 _SIGN = r"(?:us\$|\$|€|£|usd|eur)"
 _MONEY_PREFIX = re.compile(
@@ -293,6 +300,30 @@ def _dates(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             )
         )
 
+    for m in _DAY_RANGE.finditer(text):
+        # "Feb 1-7, 2024": both ends are days of that month, not a day and a count.
+        month = _month_number(m.group(1))
+        if month is None or not _free(taken, m.start(), m.end()):
+            continue
+        y, two = _year(m.group(4)) if m.group(4) else (None, False)
+        for group in (2, 3):
+            d = int(m.group(group))
+            if 1 <= d <= 31:
+                start = m.start(group) if group == 3 else m.start()
+                end = m.end() if group == 3 else m.end(group)
+                out.append(
+                    Value(
+                        "date",
+                        start,
+                        end,
+                        text[start:end],
+                        year=y,
+                        month=month,
+                        day=d,
+                        two_digit_year=two,
+                    )
+                )
+        taken.append((m.start(), m.end()))
     for m in _ISO_DATE.finditer(text):
         add(m, m.group(1), int(m.group(2)), m.group(3))
     for m in _SLASH_DATE.finditer(text):
@@ -353,6 +384,13 @@ def find_values(text: str) -> list[Value]:
     """Every value in ``text``, in order of position (dates, money, percentages, numbers)."""
     taken: list[tuple[int, int]] = []
     found = _dates(text, taken)
+    for m in _SEASON.finditer(text):
+        first = int(m.group(1))
+        if (first + 1) % 100 != int(m.group(2)) or not _free(taken, m.start(), m.end()):
+            continue
+        taken.append((m.start(), m.end()))
+        for year, start, end in ((first, m.start(1), m.end(1)), (first + 1, m.start(2), m.end(2))):
+            found.append(Value("number", start, end, text[start:end], amount=Decimal(year)))
 
     def claim(m: re.Match[str], value: Value) -> None:
         if _free(taken, m.start(), m.end()):
