@@ -37,6 +37,8 @@ from ragmeter.scoring.crag.options import comparison_options
         ("28.3", "the current pe ratio is 26.66", "incorrect"),
         ("89", "89 points (they lost 94-89 in Game 5).", "correct"),  # a count it leads with
         ("$519.53 billion", "For 2021-2023 it was about $519.5 billion.", "correct"),
+        ("1929-1941", "1929", "incorrect"),  # one end of the gold's period
+        ("2023-01-24, 2023-04-25", "January 24, 2023.", "incorrect"),  # a part of the list
     ],
 )
 def test_value_outcomes(gold: str, pred: str, label: str) -> None:
@@ -161,6 +163,14 @@ def test_stated_beside_wrong_looking_figures() -> None:
     pred = "Named three times, in 2010, 2015, and 2119."
     wrong = contradicted_values(gold, pred, years=True)
     assert wrong and not stated_beside(gold, pred, wrong, years=True)
+
+
+def test_the_other_side_of_a_score_is_no_wrong_restatement() -> None:
+    lost = "The Cavaliers lost to the Knicks 106-95."
+    assert contradicted_values("95", lost, score=True) == []
+    assert [v.text for v in contradicted_values("95", "They scored 106.", score=True)] == ["106"]
+    # Elsewhere a pair is a range, and its other end a wrong figure.
+    assert [v.text for v in contradicted_values("95", lost)] == ["106"]
 
 
 def test_comparison_options_in_more_question_shapes() -> None:

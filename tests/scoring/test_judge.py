@@ -150,6 +150,14 @@ def test_a_key_answer_that_only_echoes_the_question_is_dropped() -> None:
     assert asyncio.run(judge.key_answer(q, gold)) == "the fast and the furious"
 
 
+def test_a_date_key_is_dropped_unless_the_question_asks_when() -> None:
+    gold = "on february 16, 1815 the senate approved the treaty of ghent, ending the war."
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "February 16, 1815"), "f")
+    assert asyncio.run(judge.key_answer("what ended the war of 1812?", gold)) is None
+    when = asyncio.run(judge.key_answer("when did the war of 1812 end?", gold))
+    assert when == "February 16, 1815"
+
+
 def test_key_answer_counts_twice_as_two_and_drops_a_cut_list() -> None:
     gold = "u2 has won the grammy award for album of the year twice, in 1988 and 2006."
     judge = LLMJudge(ScriptedLLM(lambda u, s: "2"), "f")

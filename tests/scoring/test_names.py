@@ -20,6 +20,7 @@ from ragmeter.scoring.crag.rules import Rules
         ("The Mariana Trench", "marianas trench"),
         ("joule", "joules"),
         ("John Clauser", "john f clauser"),  # a middle initial left out
+        ("Alexander Albon", "alex albon"),  # a first name cut short
     ],
 )
 def test_same_name(a: str, b: str) -> None:
@@ -35,6 +36,8 @@ def test_same_name(a: str, b: str) -> None:
         ("uk", "the United States"),
         ("A", "alpha beta"),  # one letter is no acronym
         ("J. Smith", "john smith"),  # an initial is not the first name
+        ("Al Albon", "alexander albon"),  # two letters are no first name
+        ("Alex Smith", "alexander albon"),  # another family name
     ],
 )
 def test_different_names(a: str, b: str) -> None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.normalize import normalize_answer, normalize_text, tokens
+from ragmeter.scoring.normalize import (
+    contains_in_order,
+    normalize_answer,
+    normalize_text,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -56,3 +61,14 @@ def test_text_normalisation_keeps_words() -> None:
 
 def test_tokens_without_articles() -> None:
     assert tokens("The answer is an apple") == ["answer", "is", "apple"]
+
+
+def test_content_words_in_order() -> None:
+    pred = "It will be held at MetLife Stadium in East Rutherford, New Jersey."
+    assert contains_in_order(pred, "metlife stadium in new jersey")
+    park = "Wrangell-St. Elias Park and Preserve"
+    assert contains_in_order(park, "wrangell-st. elias park & preserve")
+    assert not contains_in_order("New Jersey, not MetLife Stadium", "metlife stadium in new jersey")
+    # Words far apart are no statement of the name.
+    far = "New plans were made for the old stadium of the city of York."
+    assert not contains_in_order(far, "new york")

@@ -19,6 +19,7 @@ __all__ = [
     "FUNCTION_WORDS",
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
+    "contains_in_order",
     "contains_words",
     "format_number",
     "normalize_answer",
@@ -299,3 +300,24 @@ def contains_words(text: str, part: str) -> bool:
     hay, needle = tokens(text), tokens(part)
     n = len(needle)
     return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def contains_in_order(text: str, part: str, max_gap: int = 3, max_words: int = 8) -> bool:
+    """True when the content words of a short ``part`` appear in ``text`` in order, each
+    at most ``max_gap`` words after the one before ("MetLife Stadium in East Rutherford,
+    New Jersey" holds "metlife stadium in new jersey"; "&" and "and" are alike)."""
+    needle = [w for w in tokens(part.replace("&", " and ")) if w not in FUNCTION_WORDS]
+    if not needle or len(needle) > max_words:
+        return False
+    hay = tokens(text.replace("&", " and "))
+    for start in (i for i, w in enumerate(hay) if w == needle[0]):
+        at, found = start, 1
+        while found < len(needle):
+            window = range(at + 1, min(len(hay), at + max_gap + 2))
+            nxt = next((j for j in window if hay[j] == needle[found]), None)
+            if nxt is None:
+                break
+            at, found = nxt, found + 1
+        if found == len(needle):
+            return True
+    return False

@@ -236,10 +236,11 @@ def _verdict_for_set(gv: Sequence[Value], pred_values: list[Value]) -> str | Non
             unmatched.remove(hit)
     if missing == 0 and not unmatched:
         return "correct"
-    if missing and unmatched:
+    if missing:
+        # A part of the gold's values ("1929" for "1929-1941"): CRAG's rubric says incorrect.
         return "incorrect"
-    # Only missing items (a partial list) or only extra items: CRAG's rubric says incorrect,
-    # but an extra "value" may be context (a year); let the judge read it.
+    # Only extra values: the rubric says incorrect too, but an extra "value" may be context
+    # (a year); let the judge read it.
     return None
 
 
@@ -503,14 +504,18 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     return RuleOutcome("correct", "comparison_option", f"leads with {named} = {picked}")
 
 
-def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> list[Value]:
+def contradicted_values(
+    gold: str, prediction: str, *, years: bool = False, score: bool = False
+) -> list[Value]:
     """The prediction's figures that restate one of the gold's figures wrongly.
 
     A figure counts when the gold has figures of its kind and scale (within a factor of
     two, years and ranks like "No. 1" left out) and it matches none of them: "0.21"
     against a gold with 0.29 and 0.24. Figures the gold says nothing about are extra
     detail, and an approximate figure within 10% of the gold's stands. ``years``: years
-    count too (a sentence gold's "1999 movie" restated as "2009 movie").
+    count too (a sentence gold's "1999 movie" restated as "2009 movie"). ``score``: the
+    question asks for a score, so the figure paired with the gold's ("lost 106-95" for 95) is
+    the other side's, not a wrong restatement (elsewhere such a pair is a range).
     """
     gold_vals = _gold_figures(gold, years)
     pred_vals = find_values(prediction)
@@ -532,6 +537,8 @@ def contradicted_values(gold: str, prediction: str, *, years: bool = False) -> l
             continue
         if any(_within_bound(v, g) for g in peers):
             continue  # "well over 20" does not contradict 27
+        if score and _paired_with_gold(v, pred_vals, gold_vals, prediction):
+            continue  # "lost 106-95" for a gold of 95: the other side's figure
         if all(_different(g, v) for g in peers):
             out.append(v)
     return out
@@ -563,6 +570,19 @@ def _in_range(v: Value, pred_vals: Sequence[Value], prediction: str) -> bool:
     for w in pred_vals:
         between = prediction[v.end : w.start] if w.start >= v.end else prediction[w.end : v.start]
         if w is not v and _RANGE_JOIN.match(between):
+            return True
+    return False
+
+
+def _paired_with_gold(
+    v: Value, pred_vals: Sequence[Value], gold_vals: Sequence[Value], prediction: str
+) -> bool:
+    """True when ``v`` is joined by a dash or "to" to a figure that states a gold figure."""
+    for w in pred_vals:
+        if w is v or not any(same_value(g, w) for g in gold_vals):
+            continue
+        between = prediction[v.end : w.start] if w.start >= v.end else prediction[w.end : v.start]
+        if _RANGE_JOIN.match(between):
             return True
     return False
 

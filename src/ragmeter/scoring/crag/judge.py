@@ -74,7 +74,7 @@ from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import is_invalid_gold
 from ragmeter.scoring.crag.values import find_values
-from ragmeter.scoring.normalize import contains_words, tokens
+from ragmeter.scoring.normalize import contains_in_order, contains_words, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
 
@@ -448,6 +448,10 @@ class LLMJudge:
         if _bare_count(key) and not numeric:
             # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
             return None
+        if _bare_date(key) and not _TIME_QUESTION & set(tokens(question)):
+            # "February 16, 1815" for "what ended the war of 1812?": a date of the gold,
+            # not its answer.
+            return None
         if all(w in set(tokens(question)) for w in key_words) and not comparison_options(question):
             # "water" for "why did khloe throw water on scott?" says nothing the question
             # did not (an option of a comparison is another matter).
@@ -592,7 +596,8 @@ class LLMJudge:
         option = await self._option_check(question, gold, prediction)
         if option is not None:
             return option
-        wrong = contradicted_values(gold, prediction, years=True)
+        score = bool(_SCORE_QUESTION & set(tokens(question)))
+        wrong = contradicted_values(gold, prediction, years=True, score=score)
         if wrong:
             # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
             shown = ", ".join(v.text for v in wrong)
@@ -628,7 +633,7 @@ class LLMJudge:
         if probs is None:
             return GoldCheck(gold=gold, verdict=None, attempts=attempts, error=error)
         p_yes = probs.probs.get("yes", 0.0)
-        contained = contains_words(prediction, key or gold) or contains_words(prediction, gold)
+        contained = _holds(prediction, gold, key)
         threshold = self.yes_threshold_contained if contained else self.yes_threshold
         verdict: Verdict = "correct" if p_yes > threshold else "incorrect"
         short = f" (short form: {key})" if key else ""
@@ -657,7 +662,7 @@ class LLMJudge:
         states the gold word for word: an answer is judged by what it leads with ("Coco won
         at the 2018 ceremony. For 2018 films, Spider-Verse won.")."""
         lead = lead_sentence(prediction)
-        if lead is None or not (contains_words(lead, key or gold) or contains_words(lead, gold)):
+        if lead is None or not _holds(lead, gold, key):
             return first
         messages = self.prompt.messages(question, gold, lead, key_answer=key)
         probs, _error, _attempts = await self._choices(messages, ["yes", "no"])
@@ -674,6 +679,12 @@ class LLMJudge:
                 "p_correct": p_yes,
             }
         )
+
+
+def _holds(text: str, gold: str, key: str | None) -> bool:
+    """True when ``text`` states the gold (or its short form) word for word, or its content
+    words in order ("Wrangell-St. Elias National Park and Preserve" for "... park & preserve")."""
+    return any(contains_words(text, g) or contains_in_order(text, g) for g in (key or gold, gold))
 
 
 _NUMBER_QUESTION = frozenset(
@@ -702,6 +713,22 @@ def _bare_count(key: str) -> bool:
         and values[0].kind == "number"
         and values[0].unit is None
         and not values[0].is_year_like
+    )
+
+
+_SCORE_QUESTION = frozenset(["score", "scores", "scored", "scoreline"])
+_TIME_QUESTION = frozenset(
+    ["when", "date", "year", "years", "day", "days", "month", "time", "decade", "century"]
+)
+
+
+def _bare_date(key: str) -> bool:
+    """True for a key that is only a date or a year ("February 16, 1815", "1999")."""
+    values = find_values(key)
+    return (
+        len(values) == 1
+        and (values[0].kind == "date" or values[0].is_year_like)
+        and len(tokens(key)) == len(tokens(values[0].text))
     )
 
 

@@ -98,6 +98,18 @@ def _without_initials(words: list[str]) -> list[str]:
     return [w for w in words if len(w) > 1 or w.isdigit()]
 
 
+def _short_first_name(short: list[str], full: list[str]) -> bool:
+    # "Alex Albon" for "Alexander Albon": the same family name, the first name cut short.
+    return (
+        2 <= len(short) == len(full) <= 3
+        and short[1:] == full[1:]
+        and len(short[0]) >= 3
+        and len(full[0]) > len(short[0])
+        and full[0].startswith(short[0])
+        and short[0].isalpha()
+    )
+
+
 def same_name(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are one name: the same words (a plural "s" or a middle
     initial aside), the same letters without spaces, abbreviations written out, one the
@@ -114,6 +126,8 @@ def same_name(a: str, b: str) -> bool:
     # "John Clauser" for "john f clauser": a middle initial left out.
     fa, fb = _without_initials(ta), _without_initials(tb)
     if len(fa) >= 2 and fa == fb:
+        return True
+    if _short_first_name(fa, fb) or _short_first_name(fb, fa):
         return True
     if _is_acronym(ta, tb) or _is_acronym(tb, ta):
         return True
