@@ -103,12 +103,20 @@ def test_a_guess_beside_a_refusal_is_judged(truncator: Truncator) -> None:
         answers=[["$140.47"]],
         labels=Labels(domain="finance", question_type="simple"),
     )
-    guess = "I don't have real-time data. It was trading around $140 in late February."
+    guess = "I don't have real-time data. It opened at $140.47 on the last day I know of."
     s = asyncio.run(scorer.score(price, guess))
     assert (s.label, s.rule) == ("correct", "equivalent_value")
-    wrong = "I don't have real-time quotes, but it was trading around $120."
+    wrong = "I don't have real-time quotes, but it opened at $120."
     s = asyncio.run(scorer.score(price, wrong))
     assert (s.label, s.rule) == ("incorrect", "different_value")
+    # A rough guess it declines to stand behind is a hedged guess, however close.
+    rough = "I don't have real-time data. It was trading around $140 in late February."
+    s = asyncio.run(scorer.score(price, rough))
+    assert (s.label, s.rule) == ("incorrect", "hedge") and s.rule_detail is not None
+    assert "$140" in s.rule_detail
+    # A bound is no guess: the reply stays a decline.
+    bound = "I don't have real-time data for PPG; it has traded well under $200 this year."
+    assert asyncio.run(scorer.score(price, bound)).label == "missing"
     s = asyncio.run(scorer.score(price, "I don't have real-time data for PPG."))
     assert (s.label, s.rule) == ("missing", "refusal")
 

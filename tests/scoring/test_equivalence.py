@@ -38,6 +38,7 @@ from ragmeter.scoring.crag.options import comparison_options
         ("89", "89 points (they lost 94-89 in Game 5).", "correct"),  # a count it leads with
         ("$519.53 billion", "For 2021-2023 it was about $519.5 billion.", "correct"),
         ("1929-1941", "1929", "incorrect"),  # one end of the gold's period
+        ("1935-11-30", "1935", "incorrect"),  # the year of a full date is less than asked
         ("2023-01-24, 2023-04-25", "January 24, 2023.", "incorrect"),  # a part of the list
     ],
 )
@@ -55,6 +56,8 @@ def test_value_outcomes(gold: str, pred: str, label: str) -> None:
         ("2 million", "over 2 million"),
         ("seinfeld season 9", "Season 9"),  # not a value-like gold
         ("$3.2 billion", "3.2"),
+        ("$0.55", "It traded well under $1."),  # a bound the gold meets: neither way
+        ("1948-01-01", "1948"),  # a January 1 gold may be a year alone: not proven wrong
     ],
 )
 def test_values_left_to_the_judge(gold: str, pred: str) -> None:

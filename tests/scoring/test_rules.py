@@ -34,6 +34,12 @@ RULES = Rules()
             "correct",
             "false_premise_detected",
         ),
+        (
+            "Neither. She won her first Wimbledon title at 20.",
+            ["invalid question"],
+            "correct",
+            "false_premise_detected",
+        ),
         ("The premise is false.", ["paris"], "incorrect", "false_premise_claim_on_valid_question"),
         ("Paris", ["invalid question"], "incorrect", "answer_to_false_premise"),
     ],

@@ -87,3 +87,5 @@ def test_precision_and_kinds() -> None:
     ]
     assert [v.amount for v in find_values("the 2022\u201323 season")] == [2022, 2023]
     assert [v.amount for v in find_values("from 1929-1941")] == [1929, 1941]
+    # Years are not written with a thousands separator.
+    assert one("1960").is_year_like and not one("1,560 words").is_year_like

@@ -45,6 +45,7 @@ __all__ = [
     "denies",
     "gold_option",
     "gold_values",
+    "guessed_values",
     "guesses_value",
     "list_outcome",
     "long_list",
@@ -193,6 +194,8 @@ _LOOSE_TOLERANCE = Decimal("0.02")
 def _different(g: Value, v: Value) -> bool:
     if not v.qualified:
         return surely_different(g, v)
+    if _within_bound(v, g):
+        return False  # "well under $1" does not contradict $0.55 (nor states it)
     if g.amount is None or v.amount is None or not comparable(g, v) or not g.amount:
         return False
     if g.unit is not None and v.unit is not None and g.unit != v.unit:
@@ -200,7 +203,21 @@ def _different(g: Value, v: Value) -> bool:
     return abs(v.amount - g.amount) / abs(g.amount) > _LOOSE_TOLERANCE
 
 
+def _only_the_year(g: Value, pred_values: list[Value]) -> bool:
+    """True when the prediction gives only the year of a gold that is a full date ("1935"
+    for 1935-11-30): less than was asked. A gold on January 1 may be a year alone stored as
+    a date (CRAG's knowledge graph does so), so it is left out."""
+    if g.kind != "date" or g.month is None or g.day is None or (g.month, g.day) == (1, 1):
+        return False
+    return all(
+        (v.is_year_like and v.amount == g.year) or (v.kind == "date" and v.month is None)
+        for v in pred_values
+    )
+
+
 def _verdict_for_single(g: Value, pred_values: list[Value], all_pred: list[Value]) -> str | None:
+    if _only_the_year(g, pred_values):
+        return "incorrect"
     # "over 2 million" does not state 2 million; "about $1.2 trillion" states $1.189 trillion.
     same = [v for v in pred_values if same_value(g, v) and not v.bound]
     firsts = [v for v in all_pred if not v.is_year_like]
@@ -344,10 +361,16 @@ def guesses_value(answers: Sequence[str], prediction: str, query: str = "") -> b
     """True when a prediction that declines ("I don't have live data") still states a figure
     of the kind the value-like gold is ("it was trading around $140"): CRAG's rubric judges
     such a guess. A figure in a sentence about what is usual ("it typically trades 10-20
-    million shares") is context, not a guess."""
+    million shares") is context, and a bound ("well under $1") no figure: neither is a guess."""
+    return bool(guessed_values(answers, prediction, query))
+
+
+def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> list[Value]:
+    """The figures a declining prediction guesses (see `guesses_value`)."""
     gv = gold_values(answers[0]) if answers else None
     if gv is None:
-        return False
+        return []
+    out: list[Value] = []
     dated = any(g.kind == "date" or g.is_year_like for g in gv.values)
     for sentence in _SENTENCE_END.split(prediction):
         if _GENERAL.search(sentence):
@@ -358,11 +381,11 @@ def guesses_value(answers: Sequence[str], prediction: str, query: str = "") -> b
             if _NEGATION.search(clause):
                 continue
             for v in find_values(clause):
-                if (v.is_year_like and not dated) or _echoes(v, query):
+                if (v.is_year_like and not dated) or _echoes(v, query) or v.bound:
                     continue
                 if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
-                    return True
-    return False
+                    out.append(v)
+    return out
 
 
 def _same_kind(g: Value, v: Value) -> bool:

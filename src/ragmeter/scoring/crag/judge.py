@@ -92,7 +92,7 @@ __all__ = [
 ]
 
 _PACKAGE = "ragmeter.scoring.crag"
-PROMPT_VERSION = 6
+PROMPT_VERSION = 7
 """Bumped when the way a case is put to the judge changes (part of the prompt fingerprint)."""
 
 YES_THRESHOLD = 0.8

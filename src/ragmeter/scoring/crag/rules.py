@@ -35,6 +35,8 @@ __all__ = [
     "is_invalid_gold",
 ]
 
+_NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
+
 INVALID_QUESTION = "invalid question"
 
 # "It is Texas Rangers." is the gold with a few words before it.
@@ -110,6 +112,10 @@ class Rules:
             if invalid_gold:
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
             return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
+        if invalid_gold and _NEITHER.match(prediction):
+            # "Neither: she won it at 20" to "did she win at 18 or 25?" denies what the
+            # question takes for granted.
+            return RuleOutcome("correct", "false_premise_detected", "neither")
         if invalid_gold:
             return RuleOutcome("incorrect", "answer_to_false_premise")
         return None

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from ragmeter.scoring.crag.equivalence import (
-    guesses_value,
+    guessed_values,
     plain_list,
     restates_question,
     settle,
@@ -153,12 +153,23 @@ class CragScorer:
         ):
             # The LLM says the phrase match is not a refusal: judge it as an answer.
             outcome = self.rules.apply(cut, answers, check_refusal=False)
-        if (
-            outcome is not None
-            and outcome.rule == "refusal"
-            and guesses_value(answers, cut, question.query)
-        ):
-            # "I don't have live data, but it traded around $140": the guess is judged.
+        guessed = (
+            guessed_values(answers, cut, question.query)
+            if outcome is not None and outcome.rule == "refusal"
+            else []
+        )
+        approximate = next((v for v in guessed if v.qualified), None)
+        if approximate is not None:
+            # "I can't give yesterday's close; it traded around $10.5": a guess it declines
+            # to stand behind, and only roughly: a hedged guess, incorrect by the rubric.
+            return ScoredSample(
+                **common,
+                label="incorrect",
+                rule="hedge",
+                rule_detail=f"an approximate guess beside a decline: {approximate.text}",
+            )
+        if guessed:
+            # "I don't have live data, but it closed at $140.12": the guess is judged.
             outcome = self.rules.apply(cut, answers, check_refusal=False)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges

@@ -222,9 +222,11 @@ class Value:
 
     @property
     def is_year_like(self) -> bool:
-        """A whole number that may be a year (1000-2100, no unit)."""
+        """A whole number that may be a year (1000-2100, no unit, no thousands separator:
+        "1,560 words" is a count)."""
         return (
             self.kind == "number"
+            and "," not in self.text
             and self.amount is not None
             and self.unit is None
             and self.amount == self.amount.to_integral_value()
