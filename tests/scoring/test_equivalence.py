@@ -304,6 +304,8 @@ def test_only_figure_and_plain_lists() -> None:
         only_figure("in 2024 he earns $29,000,000 and a bonus of $5,000,000", "how much?") is None
     )
     assert only_figure("about 4 times as many", "how many more?") is None
+    never = "she has never won it, though she has been nominated seven times."
+    assert only_figure(never, "how many times has she won it?") is None
     assert plain_list("lenny kravitz, lisa bonet")
     assert not plain_list("drake's most popular album, take care, released in 2011")
     assert not plain_list("ps 41 in greenwich village, manhattan")

@@ -158,6 +158,12 @@ def test_a_date_key_is_dropped_unless_the_question_asks_when() -> None:
     assert when == "February 16, 1815"
 
 
+def test_no_figure_is_the_count_of_a_gold_that_says_never() -> None:
+    gold = "she has never won song of the year, though she has been nominated seven times."
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "seven"), "f")
+    assert asyncio.run(judge.key_answer("how many times has she won it?", gold)) is None
+
+
 def test_key_answer_counts_twice_as_two_and_drops_a_cut_list() -> None:
     gold = "u2 has won the grammy award for album of the year twice, in 1988 and 2006."
     judge = LLMJudge(ScriptedLLM(lambda u, s: "2"), "f")

@@ -42,6 +42,7 @@ RULES = Rules()
         ),
         ("The premise is false.", ["paris"], "incorrect", "false_premise_claim_on_valid_question"),
         ("Paris", ["invalid question"], "incorrect", "answer_to_false_premise"),
+        ("No.", ["invalid question"], "incorrect", "yes_no"),
     ],
 )
 def test_rule_outcomes(prediction: str, answers: list[str], label: str, rule: str) -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "only_figure",
     "plain_list",
     "restates_question",
+    "says_none",
     "settle",
     "stated_list",
     "stated_value",
@@ -858,9 +859,22 @@ def stated_list(gold: str) -> str | None:
     return body if long_list(body) else None
 
 
+_NONE_SAID = re.compile(r"\b(?:never|no|none|not|zero)\b|n't\b", re.IGNORECASE)
+
+
+def says_none(gold: str) -> bool:
+    """True when a gold says "never", "no", "not" or "none": its figures may not be the
+    count asked for ("has never won, though nominated seven times")."""
+    return _NONE_SAID.search(gold) is not None
+
+
 def only_figure(gold: str, query: str) -> str | None:
     """The one exact figure of a sentence gold that is not a year or a figure of the question
-    ("titanic has won 11 awards." -> "11"), else None."""
+    ("titanic has won 11 awards." -> "11"), else None. A gold that says "never" or "no"
+    ("has never won, though nominated seven times") answers with none: its figure is
+    about something else."""
+    if says_none(gold):
+        return None
     figures = [
         v
         for v in find_values(gold)

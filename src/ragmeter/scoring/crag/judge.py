@@ -64,6 +64,7 @@ from ragmeter.scoring.crag.equivalence import (
     gold_option,
     long_list,
     only_figure,
+    says_none,
     settle,
     stated_beside,
     stated_list,
@@ -447,6 +448,10 @@ class LLMJudge:
             return None
         if _bare_count(key) and not numeric:
             # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
+            return None
+        if numeric and find_values(key) and says_none(gold):
+            # "seven" for "how many times has she won?" from "she has never won, though
+            # nominated seven times": the figure counts something else.
             return None
         if _bare_date(key) and not _TIME_QUESTION & set(tokens(question)):
             # "February 16, 1815" for "what ended the war of 1812?": a date of the gold,

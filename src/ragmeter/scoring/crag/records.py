@@ -84,7 +84,8 @@ RuleName = Literal[
 - ``equivalent_value`` / ``different_value``: the gold is a value (date, amount, percentage,
   number or a list of them) and the prediction's values of its kind are proven the same
   (correct) or proven different (incorrect), formats and rounding allowed.
-- ``yes_no``: a yes/no gold against a prediction that opens with yes or no.
+- ``yes_no``: a yes/no gold against a prediction that opens with yes or no; a bare yes or no
+  to a question answered otherwise (or resting on a false premise).
 - ``comparison_option``: a comparison answer picks the gold's option or the other one (a bare
   pick, or the option a sentence leads with).
 - ``list_items``: a set question's list answer has exactly the gold's items, or misses or

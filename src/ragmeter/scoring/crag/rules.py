@@ -112,6 +112,9 @@ class Rules:
             if invalid_gold:
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
             return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
+        if invalid_gold and forms & {"yes", "no"}:
+            # A bare "yes" or "no" takes the question as asked: it points nothing out.
+            return RuleOutcome("incorrect", "yes_no", "a bare yes or no to a false premise")
         if invalid_gold and _NEITHER.match(prediction):
             # "Neither: she won it at 20" to "did she win at 18 or 25?" denies what the
             # question takes for granted.
