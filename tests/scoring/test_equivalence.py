@@ -10,7 +10,7 @@ from ragmeter.scoring.crag.equivalence import (
     contradicted_values,
     gold_option,
     gold_values,
-    guesses_value,
+    guessed_values,
     list_outcome,
     only_figure,
     plain_list,
@@ -281,21 +281,22 @@ def test_a_sentence_golds_stated_list_and_value() -> None:
 
 def test_a_declining_reply_that_guesses_a_figure() -> None:
     pred = "I don't have real-time quotes, but it was trading around $300-315 in late February."
-    assert guesses_value(["$322.90"], pred)
+    assert guessed_values(["$322.90"], pred)
     # What is usual, or the figures of what it says it does not know, are no guess.
-    assert not guesses_value(
+    assert not guessed_values(
         ["9989000"], "I don't have live data; it usually trades 10-20 million."
     )
     dated = "I don't have data for January 2-5, 2024, so I can't say which days it rose."
-    assert not guesses_value(["2024-01-02, 2024-01-03"], dated, "in the first week of january 2024")
-    assert not guesses_value(["1800"], "I don't have live data. It is the 8.75% Series B.")
-    assert not guesses_value(["paris"], "I don't know, maybe 3 of them.")
+    week = "in the first week of january 2024"
+    assert not guessed_values(["2024-01-02, 2024-01-03"], dated, week)
+    assert not guessed_values(["1800"], "I don't have live data. It is the 8.75% Series B.")
+    assert not guessed_values(["paris"], "I don't know, maybe 3 of them.")
     # The whole sentence about what is usual is context, past its commas too.
     usual = "I don't have recent quotes. Warrants usually trade for cents, often under $0.10."
-    assert not guesses_value(["$0.01"], usual)
+    assert not guessed_values(["$0.01"], usual)
     # Days of a range and the second year of a season are no count.
-    assert not guesses_value(["98"], "It was preseason, before the 2022-23 season. I don't know.")
-    assert not guesses_value(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")
+    assert not guessed_values(["98"], "It was preseason, before the 2022-23 season. I don't know.")
+    assert not guessed_values(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")
 
 
 def test_only_figure_and_plain_lists() -> None:

@@ -46,7 +46,6 @@ __all__ = [
     "gold_option",
     "gold_values",
     "guessed_values",
-    "guesses_value",
     "list_outcome",
     "long_list",
     "only_figure",
@@ -358,16 +357,12 @@ _NEGATION = re.compile(
 )
 
 
-def guesses_value(answers: Sequence[str], prediction: str, query: str = "") -> bool:
-    """True when a prediction that declines ("I don't have live data") still states a figure
-    of the kind the value-like gold is ("it was trading around $140"): CRAG's rubric judges
-    such a guess. A figure in a sentence about what is usual ("it typically trades 10-20
-    million shares") is context, and a bound ("well under $1") no figure: neither is a guess."""
-    return bool(guessed_values(answers, prediction, query))
-
-
 def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> list[Value]:
-    """The figures a declining prediction guesses (see `guesses_value`)."""
+    """The figures of the kind of the value-like gold that a prediction which declines ("I
+    don't have live data") still states ("it was trading around $140"): CRAG's rubric
+    judges such a guess. A figure in a sentence about what is usual ("it typically trades
+    10-20 million shares") is context, and a bound ("well under $1") no figure: neither is a
+    guess."""
     gv = gold_values(answers[0]) if answers else None
     if gv is None:
         return []
@@ -589,26 +584,24 @@ _RANK = re.compile(r"(?:\bno\.|#|\bnumber|\bnum\.)\s*$", re.IGNORECASE)
 _RANGE_JOIN = re.compile(r"^\s*(?:to|-|\u2013|\u2014|or|and)\s*$", re.IGNORECASE)
 
 
+def _joined(v: Value, w: Value, prediction: str) -> bool:
+    """True when two figures are joined as a range, pair or score ("2 to 3", "106-95")."""
+    between = prediction[v.end : w.start] if w.start >= v.end else prediction[w.end : v.start]
+    return w is not v and _RANGE_JOIN.match(between) is not None
+
+
 def _in_range(v: Value, pred_vals: Sequence[Value], prediction: str) -> bool:
     """True when ``v`` is one end of a range or a pair of alternatives ("2 to 3", "10-11")."""
-    for w in pred_vals:
-        between = prediction[v.end : w.start] if w.start >= v.end else prediction[w.end : v.start]
-        if w is not v and _RANGE_JOIN.match(between):
-            return True
-    return False
+    return any(_joined(v, w, prediction) for w in pred_vals)
 
 
 def _paired_with_gold(
     v: Value, pred_vals: Sequence[Value], gold_vals: Sequence[Value], prediction: str
 ) -> bool:
-    """True when ``v`` is joined by a dash or "to" to a figure that states a gold figure."""
-    for w in pred_vals:
-        if w is v or not any(same_value(g, w) for g in gold_vals):
-            continue
-        between = prediction[v.end : w.start] if w.start >= v.end else prediction[w.end : v.start]
-        if _RANGE_JOIN.match(between):
-            return True
-    return False
+    """True when ``v`` is joined (by a dash, "to"...) to a figure that states a gold figure."""
+    return any(
+        _joined(v, w, prediction) and any(same_value(g, w) for g in gold_vals) for w in pred_vals
+    )
 
 
 def _leads_with_gold_figures(
@@ -709,6 +702,7 @@ _ITEM_STOP = frozenset(
 )
 _SENTENCE_WORDS = frozenset(["is", "are", "was", "were", "has", "have", "had", "will", "would"])
 _MAX_ITEM_WORDS = 6
+_LIST_AND = re.compile(r"^\s*(?:and|&)\s+", re.IGNORECASE)
 _MAX_LIST_WORDS = 80
 """A gold list may be long (fifteen boxers' names); a sentence gold is told apart by its verbs."""
 
@@ -859,7 +853,7 @@ def stated_list(gold: str) -> str | None:
     return body if long_list(body) else None
 
 
-_NONE_SAID = re.compile(r"\b(?:never|no|none|not|zero)\b|n't\b", re.IGNORECASE)
+_NONE_SAID = re.compile(_NEGATION.pattern + r"|\b(?:none|zero)\b", re.IGNORECASE)
 
 
 def says_none(gold: str) -> bool:
@@ -885,7 +879,6 @@ def only_figure(gold: str, query: str) -> str | None:
     return figures[0].text
 
 
-_LIST_AND = re.compile(r"^\s*(?:and|&)\s+", re.IGNORECASE)
 _PLURAL_ASK = frozenset(["are", "were"])
 
 

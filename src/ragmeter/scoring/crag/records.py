@@ -79,8 +79,9 @@ RuleName = Literal[
 - ``answer_to_false_premise``: an ordinary answer to an invalid question (incorrect).
 - ``manipulation``: text addressed to the grader, a forged verdict, role tags or delimiter
   look-alikes (incorrect, whatever else the prediction says).
-- ``hedge`` / ``retraction``: the answer spread over alternatives, or given and taken back
-  (incorrect, as CRAG's rubric scores unsure and self-contradicting answers).
+- ``hedge`` / ``retraction``: the answer spread over alternatives, a rough guess beside a
+  decline, or an answer given and taken back (incorrect, as CRAG's rubric scores unsure and
+  self-contradicting answers).
 - ``equivalent_value`` / ``different_value``: the gold is a value (date, amount, percentage,
   number or a list of them) and the prediction's values of its kind are proven the same
   (correct) or proven different (incorrect), formats and rounding allowed.

@@ -5,7 +5,8 @@
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
 4. the rules: empty, refusal (unless the reply still guesses a figure of the gold's kind:
-   the guess is then judged, as CRAG's rubric asks), exact or alias match, false premise;
+   the guess is then judged, as CRAG's rubric asks, and a rough one is a hedge), exact or
+   alias match, false premise;
 5. hedges and retractions → incorrect;
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a bare
    comparison pick;
