@@ -19,6 +19,7 @@ from ragmeter.scoring.crag.equivalence import (
     stated_beside,
     stated_list,
     stated_value,
+    unknown_outcome,
     value_outcome,
     yes_no_outcome,
 )
@@ -317,3 +318,12 @@ def test_only_figure_and_plain_lists() -> None:
     assert plain_list(players, "who are the highest paid players for fc barcelona?")
     assert not plain_list(players)
     assert not plain_list("pride and prejudice", "what is her best known novel?")
+
+
+def test_no_figure_to_a_question_nobody_can_answer_is_missing() -> None:
+    gold = ["i don't know"]
+    out = unknown_outcome(gold, "WLDSW is a warrant, and warrants have no P/E ratio.")
+    assert out is not None and (out.label, out.rule) == ("missing", "refusal")
+    # A figure is an attempt at an answer: the judge reads it.
+    assert unknown_outcome(gold, "Its P/E ratio is 14.2.") is None
+    assert unknown_outcome(["paris"], "No idea, sorry.") is None

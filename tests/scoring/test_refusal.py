@@ -36,6 +36,7 @@ REFUSALS = [
     "I don't know the answer, you could check the league website.",
     "I don't have a current quote for NBSTW; check a live finance source.",
     "I don't have that data; check the historical prices on a finance site.",
+    "It was preseason. I couldn't confirm the opponent that night.",
 ]
 
 ANSWERS = [

@@ -55,6 +55,7 @@ __all__ = [
     "settle",
     "stated_list",
     "stated_value",
+    "unknown_outcome",
     "value_outcome",
     "yes_no_outcome",
 ]
@@ -652,13 +653,28 @@ def stated_beside(
     )
 
 
+_UNKNOWN_GOLDS = frozenset(["i dont know", "i do not know"])
+
+
+def unknown_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """Missing for a prediction that states no figure to a question whose gold is "i don't
+    know" (CRAG's figure questions nobody has data for: "what is the p/e ratio of wldsw?"):
+    "a warrant has no P/E ratio" gives no answer, as a refusal gives none."""
+    if not answers or normalize_answer(answers[0]) not in _UNKNOWN_GOLDS:
+        return None
+    if any(not v.is_year_like for v in find_values(prediction)):
+        return None
+    return RuleOutcome("missing", "refusal", "no figure for a question nobody can answer")
+
+
 def settle(
     query: str, answers: Sequence[str], prediction: str, *, list_gold: bool = False
 ) -> RuleOutcome | None:
     """The first mechanical outcome that applies (yes/no, comparison pick, values, and for a
     list gold its items), or None."""
     return (
-        yes_no_outcome(answers, prediction)
+        unknown_outcome(answers, prediction)
+        or yes_no_outcome(answers, prediction)
         or code_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
