@@ -121,6 +121,20 @@ def test_a_guess_beside_a_refusal_is_judged(truncator: Truncator) -> None:
     assert (s.label, s.rule) == ("missing", "refusal")
 
 
+def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Truncator) -> None:
+    def premise_judge(user: str, s: GenerationSettings) -> str:
+        return "yes" if "false assumption" in user and "break" in user else "no"
+
+    scorer = CragScorer([LLMJudge(ScriptedLLM(premise_judge), "f")], truncator=truncator)
+    pred = "I couldn't find a Rayo match today. The league is on its break, so there is no score."
+    s = asyncio.run(scorer.score(q("invalid question"), pred))
+    assert (s.label, s.votes[0].checks[0].step) == ("correct", "premise")
+    # A decline and nothing more stays a decline; so does any decline to a valid question.
+    s = asyncio.run(scorer.score(q("invalid question"), "I couldn't find that."))
+    assert (s.label, s.rule) == ("missing", "refusal")
+    assert asyncio.run(scorer.score(q("paris"), pred)).label == "missing"
+
+
 def test_a_false_premise_pointed_out_beats_a_refusal_phrase(truncator: Truncator) -> None:
     scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
     pred = "That premise is false: he never wrote a novel, and I'm not aware of one."

@@ -32,10 +32,10 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.scoring.crag.rules import Rules
+from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
-from ragmeter.scoring.normalize import normalize_answer
+from ragmeter.scoring.normalize import normalize_answer, normalize_text
 from ragmeter.types import Question
 
 __all__ = [
@@ -51,6 +51,9 @@ STORED_PREDICTION_CHARS = 10_000
 
 RefusalConfirmer = Callable[[str, str], Awaitable[bool]]
 """``(query, prediction) -> still a refusal?``: an optional LLM check of a phrase match."""
+
+_PREMISE_WORDS = 5
+"""A decline to a false-premise question that says this many words more goes to the judges."""
 
 # "none" is a real answer (a president without a vice president); "nan" is a lost value.
 _EMPTY_GOLDS = frozenset({"", "nan"})
@@ -174,7 +177,7 @@ class CragScorer:
             outcome = self.rules.apply(cut, answers, check_refusal=False)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
-        )
+        ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, cut))
         if outcome is not None and not premise_for_judges:
             return ScoredSample(
                 **common, label=outcome.label, rule=outcome.rule, rule_detail=outcome.detail
@@ -205,6 +208,17 @@ class CragScorer:
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
         return await self._judged(question, answers, common)
+
+    def _declines_a_premise(self, rule: str, answers: list[str], cut: str) -> bool:
+        """True for a reply to a false-premise question that says "I couldn't find ..." and
+        goes on ("... a Rayo match today: the league is on its break"): whether it points out
+        the premise is the judges' question, not a phrase's."""
+        if rule != "refusal" or not self.judges or not is_invalid_gold(answers):
+            return False
+        found = self.rules.refusal.match(cut)
+        # "I couldn't find that." declines and says nothing more.
+        said = len(normalize_text(cut).split()) - len(found.phrase.split()) if found else 0
+        return said >= _PREMISE_WORDS
 
     async def _judged(
         self, question: Question, answers: list[str], common: dict[str, Any]
