@@ -8,6 +8,7 @@ from ragmeter.scoring.normalize import (
     contains_in_order,
     normalize_answer,
     normalize_text,
+    strip_citation_markers,
     tokens,
 )
 
@@ -72,3 +73,14 @@ def test_content_words_in_order() -> None:
     # Words far apart are no statement of the name.
     far = "New plans were made for the old stadium of the city of York."
     assert not contains_in_order(far, "new york")
+
+
+def test_source_markers_are_dropped() -> None:
+    assert strip_citation_markers("Its P/E ratio is approximately 16 [1].") == (
+        "Its P/E ratio is approximately 16."
+    )
+    assert strip_citation_markers("A and B [1][2], C [3, 4] and D [2-4].") == "A and B, C and D."
+    assert strip_citation_markers("as noted [^1]") == "as noted"
+    # Brackets that belong to the text stay: an index, a link, a word.
+    assert strip_citation_markers("array[1](x)") == "array[1](x)"
+    assert strip_citation_markers("[1]abc") == "[1]abc"

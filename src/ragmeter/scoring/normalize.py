@@ -25,6 +25,7 @@ __all__ = [
     "normalize_answer",
     "normalize_text",
     "number_value",
+    "strip_citation_markers",
     "tokens",
 ]
 
@@ -321,3 +322,13 @@ def contains_in_order(text: str, part: str, max_gap: int = 3, max_words: int = 8
         if found == len(needle):
             return True
     return False
+
+
+# "[1]", "[1][2]", "[1, 3]", "[2-4]", "[^1]": markers pointing at a retrieved source.
+_CITATION_MARKER = re.compile(r"[ \t]*(?:\[\^?\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\])+(?![\w(])")
+
+
+def strip_citation_markers(text: str) -> str:
+    """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16."): they
+    point at a source and are no figure of the answer."""
+    return _CITATION_MARKER.sub("", text)

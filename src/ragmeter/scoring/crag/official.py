@@ -100,4 +100,4 @@ class OfficialCountingScorer(CragScorer):
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
-        return await self._judged(question, [gold], common)
+        return await self._judged(question, [gold], cut, common)

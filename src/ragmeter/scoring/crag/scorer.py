@@ -35,7 +35,7 @@ from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
-from ragmeter.scoring.normalize import normalize_answer, normalize_text
+from ragmeter.scoring.normalize import normalize_answer, normalize_text, strip_citation_markers
 from ragmeter.types import Question
 
 __all__ = [
@@ -148,6 +148,9 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
+        # The screen reads the prediction as submitted; every later step reads it without
+        # source markers, whose digits are no figure of the answer ("16 [1]" is 16).
+        cut = strip_citation_markers(cut)
         outcome = self.rules.apply(cut, answers)
         if (
             outcome is not None
@@ -185,7 +188,7 @@ class CragScorer:
         if premise_for_judges:
             # No phrase says "invalid question", but real answers debunk a premise in their
             # own words ("X never played for Y"): the judges are asked about the premise.
-            return await self._judged(question, answers, common)
+            return await self._judged(question, answers, cut, common)
         hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
         if hedge is not None:
             return ScoredSample(
@@ -207,7 +210,7 @@ class CragScorer:
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
-        return await self._judged(question, answers, common)
+        return await self._judged(question, answers, cut, common)
 
     def _declines_a_premise(self, rule: str, answers: list[str], cut: str) -> bool:
         """True for a reply to a false-premise question that says "I couldn't find ..." and
@@ -221,9 +224,8 @@ class CragScorer:
         return said >= _PREMISE_WORDS
 
     async def _judged(
-        self, question: Question, answers: list[str], common: dict[str, Any]
+        self, question: Question, answers: list[str], cut: str, common: dict[str, Any]
     ) -> ScoredSample:
-        cut = common["truncated_prediction"]
         votes = [
             await judge_against_golds(judge, question.query, answers, cut) for judge in self.judges
         ]
