@@ -37,6 +37,8 @@ REFUSALS = [
     "I don't have a current quote for NBSTW; check a live finance source.",
     "I don't have that data; check the historical prices on a finance site.",
     "It was preseason. I couldn't confirm the opponent that night.",
+    "The provided sources do not contain this information.",
+    "The context doesn't provide the release date.",
 ]
 
 ANSWERS = [
