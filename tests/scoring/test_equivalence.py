@@ -106,6 +106,11 @@ def test_comparison_options_and_picks() -> None:
     assert comparison_outcome(q, [gold], "Peyton Manning has won fewer than his rival.") is None
     assert comparison_outcome(q, [gold], "Compared with Peyton Manning, Brady won more.") is None
     assert comparison_options("who is the ceo of apple?") is None
+    # A direction word the question already holds ("last year") is no reversed comparison.
+    q = "which wta player ranked higher to end last year, madison keys or daria kasatkina?"
+    pred = "Daria Kasatkina ranked higher than Madison Keys at the end of last year."
+    other = comparison_outcome(q, ["madison keys"], pred)
+    assert other is not None and other.label == "incorrect" and other.rule == "comparison_option"
 
 
 def test_settle_order() -> None:
@@ -213,6 +218,12 @@ def test_figures_after_the_golds_own_are_detail() -> None:
     # A percentage is restated by a percentage, not by milligrams.
     gold = "broccoli has more vitamin c with 107% dv."
     assert contradicted_values(gold, "Broccoli, about 89 mg vs. 85 mg per 100 g.") == []
+    # "About" is no licence to be off: only the whole number the gold rounds to stands.
+    gold = "black panther opened higher, with $192 million, against $35.4 million."
+    rough = contradicted_values(gold, "Black Panther, about $202 million against $35.4 million.")
+    assert [v.text for v in rough] == ["$202 million"]
+    assert contradicted_values("15.52", "approximately 16") == []
+    assert contradicted_values("15.52", "about 15")
 
 
 def test_rounding_half_up_and_counts_in_words() -> None:
@@ -276,6 +287,12 @@ def test_a_sentence_golds_stated_list_and_value() -> None:
     assert stated_list("the lord of the rings: the return of the king, titanic, ben-hur") is None
     # Quoted titles holding "and" or a colon cannot be split on their words.
     assert stated_list('the films are "fast and furious", "fast five" and "f9".') is None
+    # A list of names may lead the sentence, before its verb; figures do not lead one.
+    assert stated_list("emerson, laver, nadal and court have all won it twice.") == (
+        "emerson, laver, nadal and court"
+    )
+    assert stated_list("apple, google and meta are all tech companies") == "apple, google and meta"
+    assert stated_list("in 2019, 2020 and 2021 the team has won") is None
     assert stated_value("netflix stock closing price is 561.32") == "561.32"
     assert stated_value("the movie is titanic") is None
 
@@ -298,6 +315,9 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     # Days of a range and the second year of a season are no count.
     assert not guessed_values(["98"], "It was preseason, before the 2022-23 season. I don't know.")
     assert not guessed_values(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")
+    # An abbreviated month ends no sentence: "Oct. 2, 2022" is a date, no count of 2.
+    oct2 = "That Oct. 2, 2022 game was preseason. I couldn't find a reliable box score."
+    assert not guessed_values(["0"], oct2, "how many free throws did he make on oct 2, 2022?")
 
 
 def test_only_figure_and_plain_lists() -> None:
