@@ -74,6 +74,14 @@ def test_source_markers_are_no_figures(truncator: Truncator) -> None:
     assert s.rule == "manipulation"
 
 
+def test_doubt_outweighs_a_matching_word(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    s = asyncio.run(scorer.score(q("yes"), "Yes, I believe it kept that title from the start."))
+    assert (s.label, s.rule) == ("incorrect", "hedge")
+    s = asyncio.run(scorer.score(q("yes"), "Yes, it kept that title from the start."))
+    assert (s.label, s.rule) == ("correct", "yes_no")
+
+
 def test_rules_only_is_flagged(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     s = asyncio.run(scorer.score(q("paris"), "The capital is Paris."))

@@ -111,6 +111,10 @@ def test_comparison_options_and_picks() -> None:
     pred = "Daria Kasatkina ranked higher than Madison Keys at the end of last year."
     other = comparison_outcome(q, ["madison keys"], pred)
     assert other is not None and other.label == "incorrect" and other.rule == "comparison_option"
+    # A gold that opens "both ..." picks neither option.
+    q = "which movie has more oscar nominations for visual effects, inception or interstellar?"
+    assert gold_option(q, ["both interstellar and inception have won the oscar."]) is None
+    assert gold_option(q, ["interstellar has more, with two against one."]) == "interstellar"
 
 
 def test_settle_order() -> None:
@@ -209,8 +213,14 @@ def test_figures_after_the_golds_own_are_detail() -> None:
     assert contradicted_values(gold, "34 (17 each).") == []
     # A different figure first, or the gold's figure as the end of a range, proves nothing.
     assert [v.text for v in contradicted_values(gold, "17 each, 34 in all.")] == ["17"]
-    gold = "you should have at least two goldfish in a tank"
+    gold = "you should have two goldfish in a tank"
     assert contradicted_values(gold, "A tank can hold 2 to 3 goldfish.", years=True)
+    # A figure that meets a bound of the gold's ("over 5 years") restates nothing wrongly.
+    gold = "she has been with him for over 5 years, he with her for less than a year."
+    assert contradicted_values(gold, "Her marriage lasted about ten years.") == []
+    assert contradicted_values(gold, "Her marriage lasted about three years.")
+    gold = "kei kamara has the most mls goals without an mvp award, with 144 goals."
+    assert contradicted_values(gold, "Kei Kamara, with 140-plus MLS goals.") == []
     # A bound the gold satisfies does not restate it wrongly; one it breaks does.
     gold = "drake has had more number one hits, with a total of 27 number one hits."
     assert contradicted_values(gold, "Drake, with well over 20, against a handful.") == []
@@ -293,6 +303,10 @@ def test_a_sentence_golds_stated_list_and_value() -> None:
     )
     assert stated_list("apple, google and meta are all tech companies") == "apple, google and meta"
     assert stated_list("in 2019, 2020 and 2021 the team has won") is None
+    # The lead-in of a listed answer runs to its colon.
+    films = "The franchise includes five films:\n- The Bourne Identity (2002)\n- Jason Bourne"
+    done = list_outcome(["the bourne identity, jason bourne"], films)
+    assert done is not None and done.label == "correct", done
     assert stated_value("netflix stock closing price is 561.32") == "561.32"
     assert stated_value("the movie is titanic") is None
 

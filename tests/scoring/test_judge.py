@@ -132,6 +132,10 @@ def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     )
     value = asyncio.run(judge.key_answer("close?", "netflix stock closing price is 561.32"))
     assert value == "561.32" and llm.calls == []  # neither needed the model
+    # A figure in the question ("all four") does not make it ask for one: the list stands.
+    court = "court, evert, navratilova and graf have all won all four twice."
+    who = "which players have won all four grand slam titles at least twice?"
+    assert asyncio.run(judge.key_answer(who, court)) == "court, evert, navratilova and graf"
     # A bare count is no short form of a gold that answers "which": the gold decides.
     kids = "arnold schwarzenegger has five children, including katherine and patrick."
     assert asyncio.run(judge.key_answer("which children does he have?", kids)) is None

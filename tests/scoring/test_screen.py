@@ -77,6 +77,8 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("He got his Ph.D. from MIT, though I'm not fully certain of that.", "hedge"),
         ("My best estimate is that XXII closed higher than BURU.", "hedge"),
         ("I believe it closed at about $561, but I can't verify the exact figure.", "hedge"),
+        ("Yes, I believe it kept the same title since its release.", "hedge"),
+        ("It was most likely Hamilton, in his first season.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),

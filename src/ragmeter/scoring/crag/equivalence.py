@@ -154,7 +154,7 @@ _MAX_FILLER_WORDS = 0
 _SHORT_ANSWER_WORDS = 6
 _CONTRAST_OPENING = re.compile(
     r"^\W*(?:compared\s+(?:to|with)|unlike|while|whereas|although|though|despite|between"
-    r"|in\s+contrast|relative\s+to|against|versus|vs\.?|neither|both|no\b|not\b)",
+    r"|in\s+contrast|relative\s+to|against|versus|vs\.?|neither|both|actually|no\b|not\b)",
     re.IGNORECASE,
 )
 
@@ -412,10 +412,14 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
     return RuleOutcome("incorrect", "yes_no", f"{said} ≠ {gold}")
 
 
+# A gold opening "both interstellar and inception have won" picks neither option.
+_NO_SINGLE_PICK = frozenset(["both", "neither", "tied", "tie", "equal", "equally", "same"])
+
+
 def gold_option(query: str, answers: Sequence[str]) -> str | None:
     """The option of a comparison question that the gold names (None when unclear)."""
     options = comparison_options(query)
-    if options is None or not answers:
+    if options is None or not answers or _NO_SINGLE_PICK & set(tokens(answers[0])[:3]):
         return None
     first, second = named_options(options, answers[0])
     if first and not second:
@@ -557,8 +561,8 @@ def contradicted_values(
             continue
         if v.qualified and any(_rounded_to_whole(g, v) for g in peers):
             continue  # "approximately 16" for 15.52
-        if any(_within_bound(v, g) for g in peers):
-            continue  # "well over 20" does not contradict 27
+        if any(_within_bound(v, g) or _meets_gold_bound(g, v) for g in peers):
+            continue  # "well over 20" does not contradict 27, nor "about ten" a gold's "over 5"
         if score and _paired_with_gold(v, pred_vals, gold_vals, prediction):
             continue  # "lost 106-95" for a gold of 95: the other side's figure
         if all(_different(g, v) for g in peers):
@@ -589,6 +593,17 @@ def _within_bound(v: Value, g: Value) -> bool:
         return g.amount > v.amount
     if v.qualifier in _UPPER_BOUNDS:
         return g.amount < v.amount
+    return False
+
+
+def _meets_gold_bound(g: Value, v: Value) -> bool:
+    """True when the gold's figure ``g`` is a bound ("over 5 years") that ``v`` meets."""
+    if v.amount is None or g.amount is None or v.bound:
+        return False
+    if g.qualifier in _LOWER_BOUNDS:
+        return v.amount > g.amount
+    if g.qualifier in _UPPER_BOUNDS:
+        return v.amount < g.amount
     return False
 
 
@@ -698,6 +713,7 @@ _ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bplus\b|\d+[.)]\s)\s*", re.IGNO
 _LEAD_IN = re.compile(
     r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|:)\s+", re.IGNORECASE
 )
+_LEAD_COLON = re.compile(r"^[^,\n]{0,80}?:\s+")
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _ITEM_STOP = frozenset(
     [
@@ -748,6 +764,8 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     body = _PARENS.sub(" ", body)
     if strip_lead_in:
         body = _LEAD_IN.sub("", body, count=1)
+        # "... includes five films: a, b, c": the lead-in runs to its colon.
+        body = _LEAD_COLON.sub("", body, count=1)
     parts: list[str] = []
     for part in (p.strip(" .-*•") for p in _ITEM_SPLIT.split(body)):
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.

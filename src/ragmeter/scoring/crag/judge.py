@@ -417,7 +417,7 @@ class LLMJudge:
         its words are the gold's and say more than the question.
         """
         numeric = _asks_for_number(question)
-        stated = _stated_key(question, gold, numeric)
+        stated = _stated_key(question, gold)
         if stated is not None:
             return stated
         if len(gold.split()) < KEY_ANSWER_MIN_WORDS:
@@ -697,14 +697,16 @@ _NUMBER_QUESTION = frozenset(
 )
 
 
-def _stated_key(question: str, gold: str, numeric: bool) -> str | None:
+def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
     list after its verb; None when it states none."""
     stated = stated_value(gold)
-    if stated is None and _NUMBER_QUESTION & set(tokens(question)):
+    counts = bool(_NUMBER_QUESTION & set(tokens(question)))
+    if stated is None and counts:
         stated = only_figure(gold, question)
-    if stated is None and not numeric:
+    if stated is None and not counts:
+        # A figure in the question ("in all four categories") does not make it ask for one.
         stated = stated_list(gold)
     return stated
 

@@ -181,6 +181,11 @@ class CragScorer:
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
         ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, cut))
+        list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
+        hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
+        if outcome is not None and outcome.label == "correct" and hedge is not None:
+            # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
+            outcome = None
         if outcome is not None and not premise_for_judges:
             return ScoredSample(
                 **common, label=outcome.label, rule=outcome.rule, rule_detail=outcome.detail
@@ -189,7 +194,6 @@ class CragScorer:
             # No phrase says "invalid question", but real answers debunk a premise in their
             # own words ("X never played for Y"): the judges are asked about the premise.
             return await self._judged(question, answers, cut, common)
-        hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
         if hedge is not None:
             return ScoredSample(
                 **common,
@@ -198,7 +202,6 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
         settled = settle(question.query, answers, cut, list_gold=list_gold)
         if settled is not None:
             return ScoredSample(

@@ -180,6 +180,13 @@ _UNSURE = re.compile(
     r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+be\s+(?:sure|certain))\b",
     re.IGNORECASE,
 )
+# Softer doubt, counted only in the opening sentence, where the answer is given: "Yes, I
+# believe it kept its title", "It was probably Hamilton" (careful graders labeled 48 of the
+# 50 real answers holding these words incorrect).
+# "Probably" after a comma qualifies an aside ("..., probably the best remembered").
+_SOFT_DOUBT = re.compile(
+    r"\bi\s+believe\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b", re.IGNORECASE
+)
 _DOUBT_OPENING = re.compile(
     r"^\W*(?:(?:the\s+answer|it)\s+(?:is|was|would\s+be)\s+)?(?:probably|possibly|perhaps|maybe)\b"
     r"|^\W*(?:it|the\s+answer)\s+(?:might|could|may)\s+be\b",
@@ -238,6 +245,7 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
             return ScreenMatch("hedge", "alternatives", *span, sentence)
         if list_gold:
             continue
-        if _UNSURE.search(sentence) or (i == 0 and _DOUBT_OPENING.search(sentence)):
+        opening_doubt = _DOUBT_OPENING.search(sentence) or _SOFT_DOUBT.search(sentence)
+        if _UNSURE.search(sentence) or (i == 0 and opening_doubt):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None

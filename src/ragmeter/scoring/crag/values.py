@@ -260,11 +260,17 @@ _APPROXIMATE = frozenset(
 )
 
 
-def _qualified(text: str, start: int) -> str | None:
+# "140-plus goals", "140+ goals": a lower bound written after the figure.
+_PLUS_AFTER = re.compile(r"(?:\+|-plus\b|\s+plus\b(?!\s*\d))", re.IGNORECASE)
+
+
+def _qualified(text: str, start: int, end: int) -> str | None:
     before = text[max(0, start - 24) : start]
     m = list(_QUALIFIERS.finditer(before))
     if m and before[m[-1].end() :].strip(" $€£~") == "":
         return " ".join(m[-1].group(0).lower().split())
+    if _PLUS_AFTER.match(text, end):
+        return "over"
     return None
 
 
@@ -411,7 +417,7 @@ def find_values(text: str) -> list[Value]:
             amount=amount * scale,
             precision=_precision(digits, scale),
             unit=unit,
-            qualifier=_qualified(text, m.start()),
+            qualifier=_qualified(text, m.start(), m.end()),
         )
         claim(m, value)
     for m in _WORD_NUMBER.finditer(text):
@@ -426,7 +432,7 @@ def find_values(text: str) -> list[Value]:
             m.group(0),
             amount=Decimal(_WORD_NUMBERS[word]),
             unit=_unit_after(text, m.end()),
-            qualifier=_qualified(text, m.start()),
+            qualifier=_qualified(text, m.start(), m.end()),
         )
         claim(m, value)
     found.sort(key=lambda v: v.start)
