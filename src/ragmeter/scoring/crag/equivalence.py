@@ -585,26 +585,25 @@ _LOWER_BOUNDS = frozenset(
 _UPPER_BOUNDS = frozenset(["under", "less than", "fewer than", "at most", "below", "up to"])
 
 
-def _within_bound(v: Value, g: Value) -> bool:
-    """True when ``v`` is a bound ("over 20") the gold's figure ``g`` satisfies."""
-    if v.amount is None or g.amount is None or g.qualified:
+def _meets(bound: Value, figure: Value) -> bool:
+    """True when ``bound`` is a bound ("over 20", "under $1") that ``figure`` meets."""
+    if bound.amount is None or figure.amount is None:
         return False
-    if v.qualifier in _LOWER_BOUNDS:
-        return g.amount > v.amount
-    if v.qualifier in _UPPER_BOUNDS:
-        return g.amount < v.amount
+    if bound.qualifier in _LOWER_BOUNDS:
+        return figure.amount > bound.amount
+    if bound.qualifier in _UPPER_BOUNDS:
+        return figure.amount < bound.amount
     return False
+
+
+def _within_bound(v: Value, g: Value) -> bool:
+    """True when ``v`` is a bound ("over 20") the gold's exact figure ``g`` satisfies."""
+    return not g.qualified and _meets(v, g)
 
 
 def _meets_gold_bound(g: Value, v: Value) -> bool:
     """True when the gold's figure ``g`` is a bound ("over 5 years") that ``v`` meets."""
-    if v.amount is None or g.amount is None or v.bound:
-        return False
-    if g.qualifier in _LOWER_BOUNDS:
-        return v.amount > g.amount
-    if g.qualifier in _UPPER_BOUNDS:
-        return v.amount < g.amount
-    return False
+    return not v.bound and _meets(g, v)
 
 
 _RANK = re.compile(r"(?:\bno\.|#|\bnumber|\bnum\.)\s*$", re.IGNORECASE)
