@@ -82,6 +82,17 @@ def test_doubt_outweighs_a_matching_word(truncator: Truncator) -> None:
     assert (s.label, s.rule) == ("correct", "yes_no")
 
 
+def test_a_reasoning_is_judged_on_its_final_answer(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    five = q("5")
+    s = asyncio.run(scorer.score(five, "It started with five members; one left. Answer: 4."))
+    assert s.label == "incorrect", s
+    s = asyncio.run(scorer.score(five, "Four founders, and one joined later. Answer: 5."))
+    assert s.label == "correct", s
+    s = asyncio.run(scorer.score(five, "I have no live data for that week. Answer: I don't know."))
+    assert (s.label, s.rule) == ("missing", "refusal")
+
+
 def test_rules_only_is_flagged(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     s = asyncio.run(scorer.score(q("paris"), "The capital is Paris."))

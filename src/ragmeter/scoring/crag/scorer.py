@@ -33,7 +33,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
-from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.screen import final_answer, screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.normalize import normalize_answer, normalize_text, strip_citation_markers
 from ragmeter.types import Question
@@ -151,7 +151,10 @@ class CragScorer:
         # The screen reads the prediction as submitted; every later step reads it without
         # source markers, whose digits are no figure of the answer ("16 [1]" is 16).
         cut = strip_citation_markers(cut)
-        outcome = self.rules.apply(cut, answers)
+        # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still
+        # read it all, and a hedge anywhere in it still counts).
+        said = final_answer(cut) or cut
+        outcome = self.rules.apply(said, answers)
         if (
             outcome is not None
             and outcome.rule == "refusal"
@@ -159,7 +162,7 @@ class CragScorer:
             and not await self.confirm_refusal(question.query, cut)
         ):
             # The LLM says the phrase match is not a refusal: judge it as an answer.
-            outcome = self.rules.apply(cut, answers, check_refusal=False)
+            outcome = self.rules.apply(said, answers, check_refusal=False)
         guessed = (
             guessed_values(answers, cut, question.query)
             if outcome is not None and outcome.rule == "refusal"
@@ -177,10 +180,10 @@ class CragScorer:
             )
         if guessed:
             # "I don't have live data, but it closed at $140.12": the guess is judged.
-            outcome = self.rules.apply(cut, answers, check_refusal=False)
+            outcome = self.rules.apply(said, answers, check_refusal=False)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
-        ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, cut))
+        ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, said))
         list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
         hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
         if outcome is not None and outcome.label == "correct" and hedge is not None:
@@ -202,7 +205,7 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        settled = settle(question.query, answers, cut, list_gold=list_gold)
+        settled = settle(question.query, answers, said, list_gold=list_gold)
         if settled is not None:
             return ScoredSample(
                 **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail
