@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
+from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 
 RULES = Rules()
 
@@ -78,3 +78,11 @@ def test_invalid_gold() -> None:
     assert is_invalid_gold(["Invalid question."])
     assert not is_invalid_gold(["paris"])
     assert not is_invalid_gold([])
+
+
+def test_the_answer_a_reasoning_ends_with() -> None:
+    assert final_answer("Step 1: 1980. Step 2: 2024. Answer: 44") == "44"
+    assert final_answer("Y is younger, so X is older. Final answer: X.") == "X."
+    assert final_answer("The 2008 ceremony was for 2007. So the answer is Taxi.") == "Taxi."
+    assert final_answer("No reasoning here, just Paris.") is None
+    assert final_answer("Answer: " + "word " * 40) is None  # more than a short answer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.screen import final_answer, screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 
 
 @pytest.mark.parametrize(
@@ -107,11 +107,3 @@ def test_lists_and_asides_are_not_hedges(text: str) -> None:
 def test_set_answers_with_or_are_not_hedges_for_list_golds() -> None:
     assert screen_hedge("Paris, Lyon, or Nice.", list_gold=True) is None
     assert screen_hedge("It could be Paris, Lyon or Nice.", list_gold=True) is not None
-
-
-def test_the_answer_a_reasoning_ends_with() -> None:
-    assert final_answer("Step 1: 1980. Step 2: 2024. Answer: 44") == "44"
-    assert final_answer("Y is younger, so X is older. Final answer: X.") == "X."
-    assert final_answer("The 2008 ceremony was for 2007. So the answer is Taxi.") == "Taxi."
-    assert final_answer("No reasoning here, just Paris.") is None
-    assert final_answer("Answer: " + "word " * 40) is None  # more than a short answer

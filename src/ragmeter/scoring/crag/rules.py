@@ -11,6 +11,8 @@ Applied in order to the truncated prediction:
    correct when the gold is "invalid question" and incorrect otherwise; an
    ordinary answer to an invalid question is incorrect;
 5. otherwise undecided: a judge decides (or, rules only, incorrect as an approximation).
+
+A reasoning that ends "Answer: X" is read by the rules as X (`final_answer`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "RuleOutcome",
     "Rules",
     "default_invalid_phrases",
+    "final_answer",
     "is_invalid_gold",
 ]
 
@@ -122,3 +125,23 @@ class Rules:
         if invalid_gold:
             return RuleOutcome("incorrect", "answer_to_false_premise")
         return None
+
+
+# "... So the answer is X." / "Answer: X" / "Final answer: X": how a reasoning ends.
+_FINAL_ANSWER = re.compile(
+    r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*",
+    re.IGNORECASE,
+)
+_FINAL_ANSWER_WORDS = 30
+
+
+def final_answer(text: str) -> str | None:
+    """The answer a reasoning ends with ("Step 1: ... Answer: 42" -> "42"), or None when
+    the text gives none (or what follows the last marker is more than a short answer)."""
+    found = list(_FINAL_ANSWER.finditer(text))
+    if not found:
+        return None
+    tail = text[found[-1].end() :].strip()
+    if not tail or len(tail.split()) > _FINAL_ANSWER_WORDS:
+        return None
+    return tail

@@ -4,10 +4,11 @@
 2. the prediction is cut to its first 75 tokens (what CRAG scores);
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
-4. the rules: empty, refusal (unless the reply still guesses a figure of the gold's kind:
-   the guess is then judged, as CRAG's rubric asks, and a rough one is a hedge), exact or
-   alias match, false premise;
-5. hedges and retractions → incorrect;
+4. the rules, on the prediction without source markers ("[1]") and, for a reasoning that
+   ends "Answer: X", on X: empty, refusal (unless the reply still guesses a figure of the
+   gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough one is a
+   hedge), exact or alias match, false premise;
+5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so");
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a bare
    comparison pick;
 7. the judges (majority vote); with no judge, incorrect flagged ``approximate``.
@@ -32,8 +33,8 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.scoring.crag.rules import Rules, is_invalid_gold
-from ragmeter.scoring.crag.screen import final_answer, screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
+from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.normalize import normalize_answer, normalize_text, strip_citation_markers
 from ragmeter.types import Question

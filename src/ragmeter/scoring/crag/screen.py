@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["ScreenMatch", "final_answer", "screen_hedge", "screen_manipulation"]
+__all__ = ["ScreenMatch", "screen_hedge", "screen_manipulation"]
 
 ScreenKind = Literal["manipulation", "hedge", "retraction"]
 
@@ -249,23 +249,3 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if _UNSURE.search(sentence) or (i == 0 and opening_doubt):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
-
-
-# "... So the answer is X." / "Answer: X" / "Final answer: X": how a reasoning ends.
-_FINAL_ANSWER = re.compile(
-    r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*",
-    re.IGNORECASE,
-)
-_FINAL_ANSWER_WORDS = 30
-
-
-def final_answer(text: str) -> str | None:
-    """The answer a reasoning ends with ("Step 1: ... Answer: 42" -> "42"), or None when
-    the text gives none (or what follows the last marker is more than a short answer)."""
-    found = list(_FINAL_ANSWER.finditer(text))
-    if not found:
-        return None
-    tail = text[found[-1].end() :].strip()
-    if not tail or len(tail.split()) > _FINAL_ANSWER_WORDS:
-        return None
-    return tail
