@@ -93,6 +93,45 @@ def test_a_reasoning_is_judged_on_its_final_answer(truncator: Truncator) -> None
     assert (s.label, s.rule) == ("missing", "refusal")
 
 
+def test_a_restated_yes_no_question_answers_it(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    first = Question(
+        id="q2",
+        dataset="t",
+        query="is level 16 how that movie was officially named at first?",
+        answers=[["yes"]],
+        labels=Labels(domain="movie", question_type="simple"),
+    )
+    # To a yes/no question, a restatement says yes: no rule settles it, a judge would.
+    said = "The movie was officially named Level 16 at first."
+    s = asyncio.run(scorer.score(first, said))
+    assert s.rule == "unmatched_rules_only", s
+    other = first.model_copy(
+        update={
+            "query": "which name was that movie officially given at first?",
+            "answers": [["level 16 (2018)"]],
+        }
+    )
+    s = asyncio.run(scorer.score(other, "That movie was officially given a name at first."))
+    assert (s.label, s.rule) == ("missing", "restates_question")
+
+
+def test_tickers_of_the_golds_companies_are_their_names(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    dow = Question(
+        id="q3",
+        dataset="t",
+        query="what companies were added to the dow jones industrial average in august 2020?",
+        answers=[["amgen inc., honeywell international inc., salesforce, inc."]],
+        labels=Labels(domain="finance", question_type="set"),
+    )
+    s = asyncio.run(scorer.score(dow, "AMGN; HON; CRM"))
+    assert (s.label, s.rule) == ("correct", "list_items")
+    assert s.truncated_prediction == "AMGN; HON; CRM"  # shown as submitted
+    s = asyncio.run(scorer.score(dow, "AMGN; HON; MSFT"))
+    assert (s.label, s.rule) == ("incorrect", "list_items")
+
+
 def test_rules_only_is_flagged(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     s = asyncio.run(scorer.score(q("paris"), "The capital is Paris."))

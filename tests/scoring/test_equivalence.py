@@ -141,6 +141,9 @@ def test_list_items() -> None:
         "The top 3 producers as of February 28, 2024, are China, the United States, and India.",
     )
     assert lead is not None and lead.label == "correct"
+    # An item named another way: a country's code, an acronym.
+    usa = list_outcome(["china, united states, india"], "china; usa; india")
+    assert usa is not None and usa.label == "correct"
     # Not a list answer, or not a list gold: the judge's.
     assert list_outcome(gold, "Maddox.") is None
     assert list_outcome(["the band was formed by john and paul in 1960"], "John, Paul") is None

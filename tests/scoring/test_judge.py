@@ -139,6 +139,15 @@ def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     # A bare count is no short form of a gold that answers "which": the gold decides.
     kids = "arnold schwarzenegger has five children, including katherine and patrick."
     assert asyncio.run(judge.key_answer("which children does he have?", kids)) is None
+    # Two items are a list to a question after more than one thing, and are counted
+    # against a short answer; prose is the model's.
+    rivers = "the 2 longest rivers in nevada are the colorado river and the humboldt river."
+    ask = "what are the 2 longest rivers in nevada?"
+    assert asyncio.run(judge.key_answer(ask, rivers)) == "the colorado river and the humboldt river"
+    both = asyncio.run(judge.check(ask, rivers, "humboldt; colorado"))
+    assert both.verdict == "correct" and both.step == "key_answer"
+    one = asyncio.run(judge.check(ask, rivers, "humboldt; snake"))
+    assert one.verdict == "incorrect" and one.step == "key_answer"
     # To "how many", the gold's only figure is its short form.
     assert asyncio.run(judge.key_answer("how many children does he have?", kids)) == "five"
 

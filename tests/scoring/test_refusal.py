@@ -41,12 +41,17 @@ REFUSALS = [
     "The context doesn't provide the release date.",
     "I'm sorry, I don't have this week's intraday data for TBMC, so I can't average it.",
     "I don't have yesterday's closing price for ATXG; your broker will have it.",
+    "No data found.",
+    "null",
+    "No results.",
 ]
 
 ANSWERS = [
     "Paris",
     "The Beatles released it in 1969.",
     "unknown pleasures",  # a title containing a whole-only word
+    "null and void",  # whole-only words inside a longer answer
+    "Not found in stores until 2019; it was released online in 2018.",
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",
     "42, but I'm not sure.",

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragmeter.scoring.crag.names import CODES, acronym_of
+from ragmeter.scoring.crag.counts import frequency_outcome
+from ragmeter.scoring.crag.names import CODES, acronym_of, same_name
 from ragmeter.scoring.crag.options import (
     comparison_options,
     first_named,
@@ -57,6 +58,7 @@ __all__ = [
     "stated_value",
     "unknown_outcome",
     "value_outcome",
+    "yes_no_gold",
     "yes_no_outcome",
 ]
 
@@ -394,10 +396,15 @@ def _same_kind(g: Value, v: Value) -> bool:
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 
 
+def yes_no_gold(answers: Sequence[str]) -> str | None:
+    """ "yes" or "no" when the gold is one of them (or "true" / "false"), else None."""
+    return _YES_NO.get(normalize_answer(answers[0])) if answers else None
+
+
 def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     """A yes/no gold against a prediction that opens with yes or no; a bare "yes" or "no"
     to a question whose gold is something else."""
-    gold = _YES_NO.get(normalize_answer(answers[0])) if answers else None
+    gold = yes_no_gold(answers)
     if gold is None:
         bare = normalize_answer(prediction)
         if bare in _YES_NO and not any(normalize_answer(a) in _YES_NO for a in answers):
@@ -702,6 +709,7 @@ def settle(
         or yes_no_outcome(answers, prediction)
         or code_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
+        or frequency_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
         or (list_outcome(answers, prediction) if list_gold else None)
     )
@@ -852,13 +860,13 @@ def list_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
 
 def _names_item(gold_key: set[str], gold_item: tuple[str, ...], item: tuple[str, ...]) -> bool:
     """A gold item's distinctive words in a listed item: a shared word (a long word misspelt
-    at its end counts: "supremecy"), or one the acronym of the other ("wba" for "World
-    Boxing Association")."""
+    at its end counts: "supremecy"), one the acronym of the other ("wba" for "World
+    Boxing Association"), or the same name otherwise ("usa" for "united states")."""
     if any(same_word(g, w) for g in gold_key for w in item):
         return True
-    if len(gold_key) == 1 and len(item) >= 2:
-        return next(iter(gold_key)) == acronym_of(list(item))
-    return len(item) == 1 and len(gold_item) >= 2 and item[0] == acronym_of(list(gold_item))
+    if len(gold_key) == 1 and len(item) >= 2 and next(iter(gold_key)) == acronym_of(list(item)):
+        return True
+    return same_name(" ".join(gold_item), " ".join(item))
 
 
 _LIST_LEAD_IN = re.compile(r"^.{0,160}?(?:\b(?:are|were|is|was)\s|:\s*)", re.IGNORECASE)
@@ -884,16 +892,18 @@ _LIST_BEFORE_VERB = re.compile(
 )
 
 
-def stated_list(gold: str) -> str | None:
+def stated_list(gold: str, query: str = "") -> str | None:
     """The list a sentence gold states after its lead-in, or before its verb, when it is one
     of three items or more ("the movies in the franchise are "a", "b" and "c"" -> "a", "b"
-    and "c"; "a, b and c have all won ..." -> "a, b and c"), else None.
+    and "c"; "a, b and c have all won ..." -> "a, b and c"), or of two to a question after
+    more than one thing ("what are the 2 longest rivers?"), else None.
 
     "Including" is no lead-in here: what follows it is only part of the answer. A gold that
     is itself a list, or whose "items" read as clauses, has none.
     """
     if long_list(gold):
         return None
+    shortest = 2 if _PLURAL_ASK & set(tokens(query)) else 3
     bodies = []
     after = _LIST_LEAD_IN.match(gold)
     if after is not None:
@@ -902,16 +912,17 @@ def stated_list(gold: str) -> str | None:
     if before is not None and not any(ch.isdigit() for ch in before.group("body")):
         # Only names lead a sentence as its list: "in 2019, 2020 and 2021 the team" is none.
         bodies.append(before.group("body").strip())
-    return next((b for b in bodies if _is_stated_list(b)), None)
+    return next((b for b in bodies if _is_stated_list(b, shortest)), None)
 
 
-def _is_stated_list(body: str) -> bool:
+def _is_stated_list(body: str, shortest: int) -> bool:
     if any(_TITLE_JOINS.search(q) for q in _QUOTED.findall(body)):
         return False  # "fast and furious: tokyo drift": the list cannot be split on its words
     parts = [p for p in _ITEM_SPLIT.split(body) if p.strip()]
     if any(_CLAUSE_ITEM.match(p) for p in parts[1:]):
         return False
-    return long_list(body)
+    items = _gold_items(body)
+    return items is not None and len(items) >= shortest
 
 
 _NONE_SAID = re.compile(_NEGATION.pattern + r"|\b(?:none|zero)\b", re.IGNORECASE)

@@ -57,6 +57,7 @@ from ragmeter.data.jsonl import iter_json_lines, open_binary
 from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
+from ragmeter.scoring.crag.counts import bare_count, counts_none, says_zero
 from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     contradicted_values,
@@ -73,7 +74,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
-from ragmeter.scoring.crag.rules import is_invalid_gold
+from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
 from ragmeter.scoring.crag.values import find_values
 from ragmeter.scoring.normalize import contains_in_order, contains_words, tokens
 from ragmeter.scoring.phrases import data_file
@@ -509,7 +510,9 @@ class LLMJudge:
             if len(find_values(short)) > len(find_values(target)):
                 # "2 to 3 goldfish" for "two": a range or a second figure is no proof.
                 continue
-            settled = settle(question, [target], short, list_gold=long_list(target))
+            settled = settle(
+                question, [target], short, list_gold=_listed(target, question, gold, short)
+            )
             if settled is None:
                 continue
             if settled.label != "correct":
@@ -557,6 +560,29 @@ class LLMJudge:
             step="option",
         )
 
+    async def _none_check(self, question: str, gold: str, prediction: str) -> GoldCheck:
+        said = final_answer(prediction) or prediction
+        if says_zero(said, question):
+            return GoldCheck(
+                gold=gold,
+                verdict="correct",
+                rationale="the true answer counts none, and so does the answer",
+                key_answer="0",
+                step="key_answer",
+                calls=0,
+            )
+        settled = settle(question, ["0"], said) if bare_count(said) else None
+        if settled is not None:
+            return GoldCheck(
+                gold=gold,
+                verdict="correct" if settled.label == "correct" else "incorrect",
+                rationale=f"short form '0': {settled.rule} ({settled.detail})",
+                key_answer="0",
+                step="key_answer",
+                calls=0,
+            )
+        return await self._verdict(question, gold, prediction, "0")
+
     async def _premise_check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         if not denies(prediction):
             return GoldCheck(
@@ -601,6 +627,10 @@ class LLMJudge:
         option = await self._option_check(question, gold, prediction)
         if option is not None:
             return option
+        if _NUMBER_QUESTION & set(tokens(question)) and counts_none(gold):
+            # "she has never won, though nominated seven times": the count asked is 0,
+            # and the gold's other figures are no answer.
+            return await self._none_check(question, gold, prediction)
         score = bool(_SCORE_QUESTION & set(tokens(question)))
         wrong = contradicted_values(gold, prediction, years=True, score=score)
         if wrong:
@@ -624,7 +654,9 @@ class LLMJudge:
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
             # what mechanics can prove about it is settled without asking for a verdict.
-            settled = settle(question, [key], prediction, list_gold=long_list(key))
+            settled = settle(
+                question, [key], prediction, list_gold=_listed(key, question, gold, prediction)
+            )
             if settled is not None:
                 return GoldCheck(
                     gold=gold,
@@ -633,6 +665,12 @@ class LLMJudge:
                     key_answer=key,
                     step="key_answer",
                 )
+        return await self._verdict(question, gold, prediction, key)
+
+    async def _verdict(
+        self, question: str, gold: str, prediction: str, key: str | None
+    ) -> GoldCheck:
+        """The model's verdict, with a second look at a long prediction it rejects."""
         messages = self.prompt.messages(question, gold, prediction, key_answer=key)
         probs, error, attempts = await self._choices(messages, ["yes", "no"])
         if probs is None:
@@ -697,6 +735,19 @@ _NUMBER_QUESTION = frozenset(
 )
 
 
+_SHORT_LIST_WORDS = 12
+"""A two-item list is counted only in an answer this short: in prose ("the Humboldt is the
+longest, and the Colorado the other") the list rule would count clauses as items."""
+
+
+def _listed(short: str, question: str, gold: str, prediction: str) -> bool:
+    """True when a short form is a list whose items the list rule can count: three items or
+    more, or the two a sentence gold states against a short answer ("humboldt; colorado")."""
+    if long_list(short):
+        return True
+    return len(tokens(prediction)) <= _SHORT_LIST_WORDS and short == stated_list(gold, question)
+
+
 def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
@@ -707,7 +758,7 @@ def _stated_key(question: str, gold: str) -> str | None:
         stated = only_figure(gold, question)
     if stated is None and not counts:
         # A figure in the question ("in all four categories") does not make it ask for one.
-        stated = stated_list(gold)
+        stated = stated_list(gold, question)
     return stated
 
 

@@ -63,6 +63,7 @@ RuleName = Literal[
     "comparison_option",
     "list_items",
     "code_match",
+    "frequency",
     "restates_question",
     "unmatched_rules_only",
 ]
@@ -92,6 +93,7 @@ RuleName = Literal[
 - ``list_items``: a set question's list answer has exactly the gold's items, or misses or
   adds one.
 - ``code_match``: a gold that is one of CRAG's short codes ("en", "es", "w") named in words.
+- ``frequency``: a count per year as the gold ("4") against a schedule in words ("quarterly").
 - ``restates_question``: the prediction only repeats the question, so it gives no answer
   (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).

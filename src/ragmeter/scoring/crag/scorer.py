@@ -30,11 +30,13 @@ from ragmeter.scoring.crag.equivalence import (
     plain_list,
     restates_question,
     settle,
+    yes_no_gold,
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.normalize import normalize_answer, normalize_text, strip_citation_markers
 from ragmeter.types import Question
@@ -152,6 +154,8 @@ class CragScorer:
         # The screen reads the prediction as submitted; every later step reads it without
         # source markers, whose digits are no figure of the answer ("16 [1]" is 16).
         cut = strip_citation_markers(cut)
+        # "BA" for Boeing: a ticker of the company the gold names is read as its name.
+        cut = spell_out_tickers(cut, answers)
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still
         # read it all, and a hedge anywhere in it still counts).
         said = final_answer(cut) or cut
@@ -211,7 +215,8 @@ class CragScorer:
             return ScoredSample(
                 **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail
             )
-        if restates_question(question.query, cut):
+        # To "Is X the film's first title?", "The film was first titled X." says yes.
+        if yes_no_gold(answers) is None and restates_question(question.query, cut):
             return ScoredSample(**common, label="missing", rule="restates_question")
         if self.rules_only:
             return ScoredSample(
