@@ -203,6 +203,37 @@ def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Trun
     s = asyncio.run(scorer.score(q("invalid question"), "I couldn't find that."))
     assert (s.label, s.rule) == ("missing", "refusal")
     assert asyncio.run(scorer.score(q("paris"), pred)).label == "missing"
+    # A decline the premise judges find points out nothing is a decline, unless it goes on
+    # to answer with a figure of its own.
+    unsure = "I'm not familiar with a film called Dead Innocent, so which film do you mean?"
+    s = asyncio.run(scorer.score(q("invalid question"), unsure))
+    assert (s.label, s.rule) == ("missing", "refusal") and s.votes
+    answers = "I'm not aware of him writing a song called that. He has released six albums."
+    assert asyncio.run(scorer.score(q("invalid question"), answers)).label == "incorrect"
+
+
+def test_a_reasonings_exact_figures_beside_its_decline_are_no_guess(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    days = q("2024-02-27")
+    s = asyncio.run(
+        scorer.score(
+            days, "That needs closes for 02/26-02/28/2024, which I lack. Answer: I don't know."
+        )
+    )
+    assert (s.label, s.rule) == ("missing", "refusal")
+    rough = "I have no live data; the last price I know is about $3. Answer: I don't know."
+    assert asyncio.run(scorer.score(q("$2.28"), rough)).rule == "hedge"
+
+
+def test_the_year_of_a_date_it_declines_is_no_answer(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    day = q("6/22/07")
+    pred = "The remake premiered in 2007, though I don't know the exact date."
+    assert asyncio.run(scorer.score(day, pred)).label == "missing"
+    month = "It would have been in June 2007, but I can't confirm the exact date."
+    assert asyncio.run(scorer.score(day, month)).label == "missing"
+    # A year without a decline is an answer to judge.
+    assert asyncio.run(scorer.score(day, "It premiered in 2007.")).rule != "refusal"
 
 
 def test_a_false_premise_pointed_out_beats_a_refusal_phrase(truncator: Truncator) -> None:

@@ -42,6 +42,9 @@ REFUSALS = [
     "I'm sorry, I don't have this week's intraday data for TBMC, so I can't average it.",
     "I don't have yesterday's closing price for ATXG; your broker will have it.",
     "No data found.",
+    "I'm not familiar with a movie called Prelude 31; which film do you mean?",
+    "I can't reliably name such a company; proxy statements list board meetings.",
+    "It pays monthly, so there were twelve; I can't list the exact dates reliably.",
     "null",
     "No results.",
 ]

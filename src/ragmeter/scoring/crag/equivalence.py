@@ -41,6 +41,7 @@ from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, tokens
 __all__ = [
     "COUNT_WORDS",
     "GoldValues",
+    "answered_figures",
     "code_outcome",
     "comparison_outcome",
     "denies",
@@ -50,6 +51,7 @@ __all__ = [
     "list_outcome",
     "long_list",
     "only_figure",
+    "only_part_of_the_date",
     "plain_list",
     "restates_question",
     "says_none",
@@ -273,6 +275,11 @@ def _echoes(value: Value, query: str) -> bool:
     )
 
 
+def answered_figures(prediction: str, query: str) -> list[Value]:
+    """The figures a prediction states that the question did not ("six studio albums")."""
+    return [v for v in find_values(prediction) if not _echoes(v, query)]
+
+
 def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> RuleOutcome | None:
     """Correct when a value-like gold (or alias) is proven stated; incorrect when every gold is
     value-like and proven contradicted; None otherwise.
@@ -346,7 +353,9 @@ def _count_in_words(answers: Sequence[str], prediction: str) -> bool:
 
 
 _GENERAL = re.compile(
-    r"\b(?:usually|typically|normally|generally|on\s+average|in\s+general)\b", re.I
+    # "Most boards meet 5-10 times a year": what is usual, opening its sentence.
+    r"\b(?:usually|typically|normally|generally|on\s+average|in\s+general)\b|^\W*most\s",
+    re.I,
 )
 
 
@@ -386,6 +395,25 @@ def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> 
                 if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
                     out.append(v)
     return out
+
+
+def only_part_of_the_date(answers: Sequence[str], prediction: str) -> bool:
+    """True when the gold is a day and the prediction dates it only by its year or month,
+    the gold's ("premiered in 2007, though I don't know the exact date" for 6/22/07)."""
+    gold = find_values(answers[0]) if answers else []
+    if len(gold) != 1 or gold[0].kind != "date" or gold[0].day is None or gold[0].year is None:
+        return False
+    dates = [v for v in find_values(prediction) if v.kind == "date" or v.is_year_like]
+    if not dates or any(v.kind == "date" and v.day is not None for v in dates):
+        return False
+    return all(_year_of(gold[0], v) for v in dates)
+
+
+def _year_of(gold: Value, v: Value) -> bool:
+    year = v.year if v.kind == "date" else int(v.amount or 0)
+    if year is None or gold.year is None:
+        return False
+    return year % 100 == gold.year if gold.two_digit_year else year == gold.year
 
 
 def _same_kind(g: Value, v: Value) -> bool:

@@ -26,7 +26,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from ragmeter.scoring.crag.equivalence import (
+    answered_figures,
     guessed_values,
+    only_part_of_the_date,
     plain_list,
     restates_question,
     settle,
@@ -173,6 +175,10 @@ class CragScorer:
             if outcome is not None and outcome.rule == "refusal"
             else []
         )
+        if said != cut:
+            # "... for 02/26-02/28, which I don't have. Answer: I don't know.": the exact
+            # figures of a reasoning are its working; only a rough one is a guess.
+            guessed = [v for v in guessed if v.qualified]
         approximate = next((v for v in guessed if v.qualified), None)
         if approximate is not None:
             # "I can't give yesterday's close; it traded around $10.5": a guess it declines
@@ -186,6 +192,14 @@ class CragScorer:
         if guessed:
             # "I don't have live data, but it closed at $140.12": the guess is judged.
             outcome = self.rules.apply(said, answers, check_refusal=False)
+        if (
+            outcome is None
+            and only_part_of_the_date(answers, said)
+            and (found := self.rules.refusal.phrases.search_normalized(normalize_text(said)))
+        ):
+            # The rubric: a reply that declines the date asked and gives only its year (or
+            # month) gives no answer.
+            return ScoredSample(**common, label="missing", rule="refusal", rule_detail=found.phrase)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
         ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, said))
@@ -201,7 +215,19 @@ class CragScorer:
         if premise_for_judges:
             # No phrase says "invalid question", but real answers debunk a premise in their
             # own words ("X never played for Y"): the judges are asked about the premise.
-            return await self._judged(question, answers, cut, common)
+            judged = await self._judged(question, answers, cut, common)
+            if (
+                outcome is not None
+                and outcome.rule == "refusal"
+                and judged.label == "incorrect"
+                and not answered_figures(said, question.query)
+            ):
+                # "I'm not familiar with that film; which one do you mean?" points out no
+                # false premise, and declines: missing, as its phrase said.
+                return judged.model_copy(
+                    update={"label": "missing", "rule": "refusal", "rule_detail": outcome.detail}
+                )
+            return judged
         if hedge is not None:
             return ScoredSample(
                 **common,
