@@ -8,6 +8,7 @@ from ragmeter.scoring.crag.equivalence import (
     code_outcome,
     comparison_outcome,
     contradicted_values,
+    corrects_question,
     gold_option,
     gold_values,
     guessed_values,
@@ -364,3 +365,25 @@ def test_no_figure_to_a_question_nobody_can_answer_is_missing() -> None:
     # A figure is an attempt at an answer: the judge reads it.
     assert unknown_outcome(gold, "Its P/E ratio is 14.2.") is None
     assert unknown_outcome(["paris"], "No idea, sorry.") is None
+
+
+def test_a_reply_that_opens_by_denying_the_questions_claim() -> None:
+    assert corrects_question(
+        "who was chris pratt married to in 2005?",
+        "Chris Pratt wasn't married in 2005. He married in 2009.",
+    )
+    assert corrects_question(
+        "what score did elle get on the asat test in legally blonde?",
+        "There's no **ASAT** in *Legally Blonde*. She took the LSAT.",
+    )
+    assert corrects_question("why are jack russell terriers so lazy?", "They aren't.")
+    # A "No," answers a yes/no question; a denial of something else corrects nothing.
+    assert not corrects_question(
+        "was the great gatsby directed by eric till?", "No, it was directed by Baz Luhrmann."
+    )
+    assert not corrects_question(
+        "when did elon musk step down?", "In 2018, not 2019, he left the board."
+    )
+    assert not corrects_question(
+        "who was chris pratt married to in 2005?", "Anna Faris, from 2009."
+    )

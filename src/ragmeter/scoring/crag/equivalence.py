@@ -44,6 +44,7 @@ __all__ = [
     "answered_figures",
     "code_outcome",
     "comparison_outcome",
+    "corrects_question",
     "denies",
     "gold_option",
     "gold_values",
@@ -1072,6 +1073,27 @@ _DENIAL = re.compile(
     r"|won'?t|can'?t|cannot|without|zero|premise|actually|rather|instead)\b|n't\b",
     re.IGNORECASE,
 )
+
+
+_OPENS_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
+_FIRST_SENTENCE = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
+_MARKUP = re.compile(r"[*_`]+")
+
+
+def corrects_question(query: str, prediction: str) -> bool:
+    """True when a prediction opens by saying the question's own claim is not so: a denial
+    in its first sentence, which shares two words of substance with the question ("Chris
+    Pratt wasn't married in 2005", "There's no ASAT in Legally Blonde") or is a few words
+    ("They aren't."). A reply opening "No," answers a yes/no question; it corrects nothing."""
+    text = _MARKUP.sub("", prediction).strip()
+    if _OPENS_YES_NO.match(text):
+        return False
+    first = _FIRST_SENTENCE.split(text, maxsplit=1)[0]
+    if not _NEGATION.search(first):
+        return False
+    words = tokens(first)
+    shared = (set(tokens(query)) - FUNCTION_WORDS) & set(words)
+    return len(shared) >= 2 or len(words) <= 4
 
 
 def denies(prediction: str) -> bool:

@@ -61,6 +61,7 @@ from ragmeter.scoring.crag.counts import bare_count, counts_none, says_zero
 from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     contradicted_values,
+    corrects_question,
     denies,
     gold_option,
     long_list,
@@ -108,6 +109,14 @@ YES_THRESHOLD_CONTAINED = 0.6
 on the dev split; best agreement at 0.6). Containment alone proves nothing ("not Spielberg
 but Lucas"), so the model still decides; it only needs less confidence. Strong judges give
 probabilities near 0 or 1, where neither threshold matters."""
+
+PREMISE_THRESHOLD = 0.5
+"""P(points out the false premise) above which a reply to an invalid question is correct."""
+
+PREMISE_THRESHOLD_CORRECTION = 0.4
+"""The same for a reply that opens by denying the question's own claim ("Chris Pratt wasn't
+married in 2005"): the default local model gave 8 of 9 such graded-correct replies on the
+dev split 0.4-0.5, and no reply of any shape below 0.3."""
 
 KEY_ANSWER_MIN_WORDS = 7
 """A gold of this many words or more gets a short form extracted for the judge."""
@@ -599,9 +608,11 @@ class LLMJudge:
                 gold=gold, verdict=None, attempts=attempts, error=error, step="premise"
             )
         p_yes = probs.probs.get("yes", 0.0)
+        corrects = corrects_question(question, prediction)
+        threshold = PREMISE_THRESHOLD_CORRECTION if corrects else PREMISE_THRESHOLD
         return GoldCheck(
             gold=gold,
-            verdict="correct" if p_yes > 0.5 else "incorrect",
+            verdict="correct" if p_yes > threshold else "incorrect",
             rationale=f"P(points out the false premise) = {p_yes:.2f}",
             raw=_probs_text(probs),
             attempts=attempts,
