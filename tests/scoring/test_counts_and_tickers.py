@@ -1,4 +1,5 @@
-"""Counts said in words (schedules, "never") and tickers read as the companies they name."""
+"""Counts said in words (schedules, "never"), score pairs, and tickers read as the companies they
+name."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from scoring_fakes import ScriptedLLM
 
 from ragmeter.scoring.crag.counts import bare_count, counts_none, frequency_outcome, says_zero
 from ragmeter.scoring.crag.judge import LLMJudge
+from ragmeter.scoring.crag.scores import score_outcome, score_pairs
 from ragmeter.scoring.crag.tickers import (
     TABLE,
     build_ticker_table,
@@ -109,3 +111,16 @@ def test_the_shipped_table_is_the_graphs_company_list() -> None:
         pytest.skip("the data mirror's company list is not here to rebuild the table from")
     shipped = Path(__file__).parents[2] / "src/ragmeter/scoring/crag/data" / TABLE
     assert build_ticker_table(source) == shipped.read_text(encoding="utf-8")
+
+
+def test_a_score_pair_holds_the_one_side_the_gold_gives() -> None:
+    q = "what was the final score of cavaliers's game on 2023-04-26?"
+    for said in ["The Cavaliers lost to the Knicks 106-95.", "Knicks 106, Cavaliers 95.", "106–95"]:
+        out = score_outcome(q, ["95"], said)
+        assert out is not None and (out.label, out.rule) == ("correct", "score"), said
+    other = score_outcome(q, ["95"], "They won 10-1.")
+    assert other is not None and other.label == "incorrect"
+    # No pair, a date, or a question after something else: not this rule's.
+    assert score_pairs("It was played on 2023-04-26.") == []
+    assert score_outcome(q, ["95"], "95 points.") is None
+    assert score_outcome("how many points did they win by?", ["11"], "106-95") is None

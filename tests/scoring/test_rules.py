@@ -21,6 +21,8 @@ RULES = Rules()
         ("two", ["2"], "correct", "exact_match"),
         ("1,200", ["one thousand two hundred"], "correct", "exact_match"),
         ("wall-e", ["walle", "wall-e"], "correct", "alias_match"),
+        # A closing aside is detail; the name before it is the answer.
+        ("Alexander Albon (Red Bull Racing).", ["alex albon"], "correct", "name_match"),
         ("invalid question", ["invalid question"], "correct", "exact_match"),
         (
             "The question has a false premise.",

@@ -29,6 +29,7 @@ from ragmeter.scoring.crag.options import (
     same_word,
 )
 from ragmeter.scoring.crag.rules import RuleOutcome
+from ragmeter.scoring.crag.scores import score_outcome
 from ragmeter.scoring.crag.values import (
     Value,
     comparable,
@@ -739,6 +740,7 @@ def settle(
         or code_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
         or frequency_outcome(query, answers, prediction)
+        or score_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
         or (list_outcome(answers, prediction) if list_gold else None)
     )

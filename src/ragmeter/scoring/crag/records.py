@@ -64,6 +64,7 @@ RuleName = Literal[
     "list_items",
     "code_match",
     "frequency",
+    "score",
     "restates_question",
     "unmatched_rules_only",
 ]
@@ -94,6 +95,8 @@ RuleName = Literal[
   adds one.
 - ``code_match``: a gold that is one of CRAG's short codes ("en", "es", "w") named in words.
 - ``frequency``: a count per year as the gold ("4") against a schedule in words ("quarterly").
+- ``score``: a game's score as a pair ("106-95") that holds, or lacks, the one side the gold
+  gives ("95").
 - ``restates_question``: the prediction only repeats the question, so it gives no answer
   (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).

@@ -103,7 +103,12 @@ class Rules:
             return RuleOutcome("correct", "false_premise_detected", claim.phrase)
         if refusal is not None:
             return RuleOutcome("missing", "refusal", refusal.phrase)
-        forms = {normalize_answer(prediction), normalize_answer(_LEAD_IN.sub("", prediction))}
+        forms = {
+            normalize_answer(prediction),
+            normalize_answer(_LEAD_IN.sub("", prediction)),
+            # "Alexander Albon (Red Bull Racing)": a closing aside is detail, not the name.
+            normalize_answer(_CLOSING_ASIDE.sub("", prediction)),
+        }
         forms.discard("")
         for i, gold in enumerate(answers):
             if normalize_answer(gold) in forms:
@@ -126,6 +131,8 @@ class Rules:
             return RuleOutcome("incorrect", "answer_to_false_premise")
         return None
 
+
+_CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
 # "... So the answer is X." / "Answer: X" / "Final answer: X": how a reasoning ends.
 _FINAL_ANSWER = re.compile(
