@@ -148,6 +148,9 @@ def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     assert both.verdict == "correct" and both.step == "key_answer"
     one = asyncio.run(judge.check(ask, rivers, "humboldt; snake"))
     assert one.verdict == "incorrect" and one.step == "key_answer"
+    # The name a short gold gives before its figure answers a question after the name.
+    gdp = "which state in usa has the highest gdp per capita?"
+    assert asyncio.run(judge.key_answer(gdp, "new york, $105,226")) == "new york"
     # To "how many", the gold's only figure is its short form.
     assert asyncio.run(judge.key_answer("how many children does he have?", kids)) == "five"
 

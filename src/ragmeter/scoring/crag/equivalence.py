@@ -52,6 +52,7 @@ __all__ = [
     "guessed_values",
     "list_outcome",
     "long_list",
+    "named_before_figure",
     "only_figure",
     "only_part_of_the_date",
     "plain_list",
@@ -1010,6 +1011,19 @@ def stated_value(gold: str) -> str | None:
         return None
     body = gold[m.end() :].strip().rstrip(".").strip()
     return body if body and gold_values(body) is not None else None
+
+
+_NAME_THEN_FIGURE = re.compile(r"^(?P<name>[^,\d$%]+?),\s*(?P<figure>.+)$")
+
+
+def named_before_figure(gold: str) -> str | None:
+    """The name a gold gives before the figure that backs it ("new york, $105,226" ->
+    "new york"), else None: to a question after the name, the figure is detail."""
+    m = _NAME_THEN_FIGURE.match(gold.strip())
+    if m is None or gold_values(m.group("figure")) is None:
+        return None
+    name = m.group("name").strip()
+    return name if 1 <= len(tokens(name)) <= 4 else None
 
 
 def long_list(text: str) -> bool:

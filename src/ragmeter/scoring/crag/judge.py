@@ -65,6 +65,7 @@ from ragmeter.scoring.crag.equivalence import (
     denies,
     gold_option,
     long_list,
+    named_before_figure,
     only_figure,
     says_none,
     settle,
@@ -762,14 +763,14 @@ def _listed(short: str, question: str, gold: str, prediction: str) -> bool:
 def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
-    list after its verb; None when it states none."""
+    list after its verb or the name before its figure; None when it states none."""
     stated = stated_value(gold)
     counts = bool(_NUMBER_QUESTION & set(tokens(question)))
     if stated is None and counts:
         stated = only_figure(gold, question)
     if stated is None and not counts:
         # A figure in the question ("in all four categories") does not make it ask for one.
-        stated = stated_list(gold, question)
+        stated = stated_list(gold, question) or named_before_figure(gold)
     return stated
 
 
