@@ -212,6 +212,20 @@ def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Trun
     assert asyncio.run(scorer.score(q("invalid question"), answers)).label == "incorrect"
 
 
+def test_a_reasoning_that_ends_in_a_bare_no_is_read_whole_for_a_premise(
+    truncator: Truncator,
+) -> None:
+    def premise_judge(user: str, s: GenerationSettings) -> str:
+        return "yes" if "false assumption" in user and "1994, not 1997" in user else "no"
+
+    scorer = CragScorer([LLMJudge(ScriptedLLM(premise_judge), "f")], truncator=truncator)
+    pred = "The Lion King was released in 1994, not 1997, and it was not the top film. Answer: No."
+    s = asyncio.run(scorer.score(q("invalid question"), pred))
+    assert (s.label, s.votes[0].checks[0].step) == ("correct", "premise")
+    bare = asyncio.run(scorer.score(q("invalid question"), "No."))
+    assert (bare.label, bare.rule) == ("incorrect", "yes_no")
+
+
 def test_a_reasonings_exact_figures_beside_its_decline_are_no_guess(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     days = q("2024-02-27")

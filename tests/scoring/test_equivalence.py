@@ -142,6 +142,10 @@ def test_list_items() -> None:
         "The top 3 producers as of February 28, 2024, are China, the United States, and India.",
     )
     assert lead is not None and lead.label == "correct"
+    # A city and its country are one place; two states are two items.
+    assert list_outcome(["los angeles, usa"], "los angeles, ca") is None
+    two = list_outcome(["nevada, oregon"], "Nevada and Idaho")
+    assert two is not None and two.label == "incorrect"
     # An item named another way: a country's code, an acronym.
     usa = list_outcome(["china, united states, india"], "china; usa; india")
     assert usa is not None and usa.label == "correct"
@@ -387,3 +391,11 @@ def test_a_reply_that_opens_by_denying_the_questions_claim() -> None:
     assert not corrects_question(
         "who was chris pratt married to in 2005?", "Anna Faris, from 2009."
     )
+
+
+def test_a_whole_number_the_golds_fraction_rounds_to() -> None:
+    out = value_outcome(["15.52"], "Gap's P/E ratio is approximately 16.")
+    assert out is not None and out.label == "correct"
+    # A small figure's whole number is too far off to be its rounding.
+    low = value_outcome(["$2.16"], "It trades around $2.")
+    assert low is not None and low.label == "incorrect"

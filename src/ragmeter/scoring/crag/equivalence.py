@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ragmeter.scoring.crag.counts import frequency_outcome
-from ragmeter.scoring.crag.names import CODES, acronym_of, same_name
+from ragmeter.scoring.crag.names import CODES, acronym_of, is_place, same_name
 from ragmeter.scoring.crag.options import (
     comparison_options,
     first_named,
@@ -226,8 +226,9 @@ def _only_the_year(g: Value, pred_values: list[Value]) -> bool:
 def _verdict_for_single(g: Value, pred_values: list[Value], all_pred: list[Value]) -> str | None:
     if _only_the_year(g, pred_values):
         return "incorrect"
-    # "over 2 million" does not state 2 million; "about $1.2 trillion" states $1.189 trillion.
-    same = [v for v in pred_values if same_value(g, v) and not v.bound]
+    # "over 2 million" does not state 2 million; "about $1.2 trillion" states $1.189 trillion;
+    # "approximately 16" states 15.52 at the precision it gives.
+    same = [v for v in pred_values if (same_value(g, v) or _rounded_to_whole(g, v)) and not v.bound]
     firsts = [v for v in all_pred if not v.is_year_like]
     if same and firsts and firsts[0] is same[0] and g.kind == "number" and not g.is_year_like:
         # A count the answer leads with: "89 points (lost 94-89 to Denver)", "Ten films: ...".
@@ -608,13 +609,18 @@ def contradicted_values(
     return out
 
 
+_WHOLE_TOLERANCE = Decimal("0.05")
+
+
 def _rounded_to_whole(g: Value, v: Value) -> bool:
     """True when ``v`` is a whole number the gold's fraction rounds to (16 for 15.52); a
     rough figure otherwise restates the gold wrongly ("about $202 million" for $192 million:
     of 80 real answers with such a figure, careful graders labeled 67 incorrect)."""
     if g.amount is None or v.amount is None or g.amount == g.amount.to_integral_value():
         return False
-    return v.amount == v.amount.to_integral_value() and abs(v.amount - g.amount) < Decimal("0.5")
+    # "around $2" for $2.16 is 7% off: a small figure's whole number is no rounding of it.
+    near = abs(v.amount - g.amount) <= abs(g.amount) * _WHOLE_TOLERANCE
+    return v.amount == v.amount.to_integral_value() and abs(v.amount - g.amount) < 0.5 and near
 
 
 _LOWER_BOUNDS = frozenset(
@@ -849,6 +855,8 @@ def _gold_items(gold: str) -> list[tuple[str, ...]] | None:
     items = _items(gold, strip_lead_in=False)
     if len(items) < 2 or any(len(i) > _MAX_ITEM_WORDS for i in items):
         return None
+    if len(items) == 2 and is_place(" ".join(items[1])) and not is_place(" ".join(items[0])):
+        return None  # "los angeles, usa" is one place; "nevada, oregon" are two
     return items
 
 

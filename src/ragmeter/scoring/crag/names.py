@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ragmeter.scoring.normalize import tokens
 
-__all__ = ["CODES", "acronym_of", "name_tokens", "same_name"]
+__all__ = ["CODES", "acronym_of", "is_place", "name_tokens", "same_name"]
 
 _ABBREVIATIONS = {
     "utd": "united",
@@ -132,3 +132,28 @@ def same_name(a: str, b: str) -> bool:
     if _is_acronym(ta, tb) or _is_acronym(tb, ta):
         return True
     return _is_code(" ".join(ta), tb) or _is_code(" ".join(tb), ta)
+
+
+# Countries and U.S. states that follow a city to say where it is ("los angeles, usa",
+# "austin, texas"): with one, two parts between commas are one place, not a list.
+_PLACE_LINES = (
+    "usa|us|u s|united states|united states of america|america|uk|united kingdom|england",
+    "scotland|wales|ireland|canada|australia|new zealand|france|germany|italy|spain|portugal",
+    "japan|china|india|mexico|brazil|argentina|russia|south korea|korea|netherlands|belgium",
+    "switzerland|austria|sweden|norway|denmark|finland|poland|greece|turkey|egypt|israel",
+    "south africa|nigeria|kenya|alabama|al|alaska|ak|arizona|az|arkansas|ar|california|ca",
+    "colorado|co|connecticut|ct|delaware|de|florida|fl|georgia|ga|hawaii|hi|idaho|id",
+    "illinois|il|indiana|in|iowa|ia|kansas|ks|kentucky|ky|louisiana|la|maine|me|maryland|md",
+    "massachusetts|ma|michigan|mi|minnesota|mn|mississippi|ms|missouri|mo|montana|mt",
+    "nebraska|ne|nevada|nv|new hampshire|nh|new jersey|nj|new mexico|nm|new york|ny",
+    "north carolina|nc|north dakota|nd|ohio|oh|oklahoma|ok|oregon|or|pennsylvania|pa",
+    "rhode island|ri|south carolina|sc|south dakota|sd|tennessee|tn|texas|tx|utah|ut",
+    "vermont|vt|virginia|va|washington|wa|west virginia|wv|wisconsin|wi|wyoming|wy|dc",
+    "washington dc|district of columbia",
+)
+_PLACES = frozenset(place for line in _PLACE_LINES for place in line.split("|"))
+
+
+def is_place(text: str) -> bool:
+    """True when ``text`` is a country or a U.S. state (name or postal code)."""
+    return " ".join(name_tokens(text)) in _PLACES

@@ -163,6 +163,15 @@ class CragScorer:
         said = final_answer(cut) or cut
         outcome = self.rules.apply(said, answers)
         if (
+            said != cut
+            and outcome is not None
+            and outcome.rule == "yes_no"
+            and is_invalid_gold(answers)
+        ):
+            # "... so Till did not direct it. Answer: No.": a reasoning that ends in a bare
+            # no may have pointed out the premise on its way; it is read whole.
+            outcome = self.rules.apply(cut, answers)
+        if (
             outcome is not None
             and outcome.rule == "refusal"
             and self.confirm_refusal is not None
