@@ -399,3 +399,19 @@ def test_a_whole_number_the_golds_fraction_rounds_to() -> None:
     # A small figure's whole number is too far off to be its rounding.
     low = value_outcome(["$2.16"], "It trades around $2.")
     assert low is not None and low.label == "incorrect"
+
+
+def test_a_reasoning_chooses_an_option_in_its_conclusion() -> None:
+    q = "which film had the bigger budget, inside out or finding dory?"
+    pred = (
+        "Inside Out had a budget of about $175 million, while Finding Dory cost about $200 million."
+    )
+    concluded = comparison_outcome(
+        q, ["finding dory"], pred + " So Finding Dory had the bigger budget."
+    )
+    assert concluded is not None and concluded.label == "correct"
+    other = comparison_outcome(q, ["finding dory"], pred + " So Inside Out had the bigger budget.")
+    assert other is not None and other.label == "incorrect"
+    # A conclusion that names no option leaves the pick to the sentence the answer opens with.
+    vague = comparison_outcome(q, ["finding dory"], pred + " So the gap was small.")
+    assert vague is not None and vague.label == "incorrect"

@@ -557,6 +557,15 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     if _CONTRAST_OPENING.match(prediction) or _reversed_comparison(query, prediction):
         return None
     lead = first_named(options, prediction)
+    concluded = _CONCLUSION.search(prediction)
+    if concluded is not None:
+        # "Inside Out cost $175 million, Finding Dory $200 million. So Finding Dory had the
+        # bigger budget.": a reasoning chooses in its conclusion, not its first sentence.
+        first, second = named_options(options, concluded.group("rest"))
+        if (first and second) or _reversed_comparison(query, concluded.group("rest")):
+            return None
+        if first or second:
+            lead = 0 if first else 1
     if lead is None:
         return None
     named = options.first if lead == 0 else options.second
@@ -568,6 +577,12 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
         shown = ", ".join(v.text for v in wrong)
         return RuleOutcome("incorrect", "different_value", f"leads with {named}, but {shown}")
     return RuleOutcome("correct", "comparison_option", f"leads with {named} = {picked}")
+
+
+_CONCLUSION = re.compile(
+    r"(?:^|[.!?]\s+)(?:so|therefore|thus|hence|overall|in short)\b,?\s+(?P<rest>[^.!?]+)[.!?]?\s*$",
+    re.IGNORECASE,
+)
 
 
 def contradicted_values(
