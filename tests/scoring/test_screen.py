@@ -79,6 +79,9 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("I believe it closed at about $561, but I can't verify the exact figure.", "hedge"),
         ("Yes, I believe it kept the same title since its release.", "hedge"),
         ("It was most likely Hamilton, in his first season.", "hedge"),
+        ("Of the current Dow members, Boeing has likely done worst.", "hedge"),
+        ("Yes, as far as I can tell. It kept that title.", "hedge"),
+        ("It seems so. The film is listed under that title.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),
@@ -107,3 +110,6 @@ def test_lists_and_asides_are_not_hedges(text: str) -> None:
 def test_set_answers_with_or_are_not_hedges_for_list_golds() -> None:
     assert screen_hedge("Paris, Lyon, or Nice.", list_gold=True) is None
     assert screen_hedge("It could be Paris, Lyon or Nice.", list_gold=True) is not None
+    # Doubt about the answer a reply opens with is a hedge whatever the gold's shape.
+    assert screen_hedge("Probably not both. One of them left the chart.", list_gold=True)
+    assert screen_hedge("It is unlikely to change. Paris, Lyon.", list_gold=False) is None

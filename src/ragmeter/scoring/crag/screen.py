@@ -185,7 +185,11 @@ _UNSURE = re.compile(
 # 50 real answers holding these words incorrect).
 # "Probably" after a comma qualifies an aside ("..., probably the best remembered").
 _SOFT_DOUBT = re.compile(
-    r"\bi\s+believe\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b", re.IGNORECASE
+    r"\bi\s+believe\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
+    # In the opening sentence: "Boeing has likely done worst", "Yes, as far as I can tell.",
+    # "It seems so." (all 14 such real answers were graded incorrect).
+    r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+can\s+tell\b|^\W*it\s+seems\b",
+    re.IGNORECASE,
 )
 _DOUBT_OPENING = re.compile(
     r"^\W*(?:(?:the\s+answer|it)\s+(?:is|was|would\s+be)\s+)?(?:probably|possibly|perhaps|maybe)\b"
@@ -243,9 +247,12 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         # A hedge word with alternatives: "could be A, B or C", "A or possibly B".
         if hedge is not None and _ALTERNATIVES.search(sentence):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
+        opening_doubt = _DOUBT_OPENING.search(sentence) or _SOFT_DOUBT.search(sentence)
+        if i == 0 and opening_doubt:
+            # Doubt about the answer it opens with, whatever the gold's shape.
+            return ScreenMatch("hedge", "unsure", *span, sentence)
         if list_gold:
             continue
-        opening_doubt = _DOUBT_OPENING.search(sentence) or _SOFT_DOUBT.search(sentence)
-        if _UNSURE.search(sentence) or (i == 0 and opening_doubt):
+        if _UNSURE.search(sentence):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
