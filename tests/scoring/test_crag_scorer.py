@@ -74,6 +74,27 @@ def test_source_markers_are_no_figures(truncator: Truncator) -> None:
     assert s.rule == "manipulation"
 
 
+def test_markdown_is_read_as_plain_text(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    s = asyncio.run(scorer.score(q("15.52"), "**15.52** [1]\n\nSources: [1] macrotrends.net"))
+    assert (s.label, s.rule) == ("correct", "exact_match"), s
+    members = Question(
+        id="q4",
+        dataset="t",
+        query="who are the members of neutral milk hotel?",
+        answers=[["jeff mangum, julian koster, scott spillane, and jeremy barnes"]],
+        labels=Labels(domain="music", question_type="set"),
+    )
+    lineup = (
+        "The classic lineup:\n1. **Jeff Mangum**: vocals, guitar\n2. **Julian Koster**: bass, "
+        "saw\n3. **Scott Spillane**: horns\n4. **Jeremy Barnes**: drums [1]\n\nSources: [1] x.org"
+    )
+    s = asyncio.run(scorer.score(members, lineup))
+    assert (s.label, s.rule) == ("correct", "list_items"), s
+    # One numbered line is no list: "20." is the answer.
+    assert asyncio.run(scorer.score(q("60"), "20. No doubt about it.")).label == "incorrect"
+
+
 def test_doubt_outweighs_a_matching_word(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     s = asyncio.run(scorer.score(q("yes"), "Yes, I believe it kept that title from the start."))

@@ -415,3 +415,26 @@ def test_a_reasoning_chooses_an_option_in_its_conclusion() -> None:
     # A conclusion that names no option leaves the pick to the sentence the answer opens with.
     vague = comparison_outcome(q, ["finding dory"], pred + " So the gap was small.")
     assert vague is not None and vague.label == "incorrect"
+
+
+def test_a_bulleted_list_is_read_by_its_lines() -> None:
+    gold = ["jeff mangum, julian koster, scott spillane, and jeremy barnes"]
+    lineup = (
+        "Neutral Milk Hotel's classic lineup:\n- Jeff Mangum: vocals, guitar, songwriter\n"
+        "- Julian Koster: bass, singing saw\n- Scott Spillane: horns\n- Jeremy Barnes: drums"
+    )
+    out = list_outcome(gold, lineup)
+    assert out is not None and out.label == "correct", out
+    short = list_outcome(gold, lineup.rsplit("\n", 1)[0])
+    assert short is not None and short.label == "incorrect"
+    # Several names on one line before its detail are several items.
+    golfers = ["nicklaus, woods, palmer, snead"]
+    listed = "- Jack Nicklaus: 6\n- Tiger Woods: 5\n- Arnold Palmer, Sam Snead: 4 or fewer"
+    both = list_outcome(golfers, listed)
+    assert both is not None and both.label == "correct", both
+
+
+def test_the_end_of_a_season_is_no_guess() -> None:
+    decline = "I couldn't find a total. The game log for the 2022-23 season would let you add it."
+    assert guessed_values(["1825"], decline) == []
+    assert guessed_values(["1825"], "I can't be sure, but it was about 1,800.") != []

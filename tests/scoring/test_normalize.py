@@ -9,6 +9,7 @@ from ragmeter.scoring.normalize import (
     normalize_answer,
     normalize_text,
     strip_citation_markers,
+    strip_markup,
     tokens,
 )
 
@@ -84,3 +85,14 @@ def test_source_markers_are_dropped() -> None:
     # Brackets that belong to the text stay: an index, a link, a word.
     assert strip_citation_markers("array[1](x)") == "array[1](x)"
     assert strip_citation_markers("[1]abc") == "[1]abc"
+
+
+def test_markup_is_no_part_of_the_answer() -> None:
+    text = "The *Fast & Furious* films:\n1. **Fast Five** (2011)\n2. F9\n\nSources: [1] imdb.com"
+    assert strip_markup(text) == "The Fast & Furious films:\n- Fast Five (2011)\n- F9\n"
+    assert strip_markup("Films:\n* Fast Five\n* F9") == "Films:\n- Fast Five\n- F9"
+    # Arithmetic keeps its star; a "Sources" word inside a sentence stays.
+    assert strip_markup("2*3 = 6") == "2*3 = 6"
+    # One numbered line is no list: "20." is the answer.
+    assert strip_markup("20. No doubt about it.") == "20. No doubt about it."
+    assert strip_markup("Sources: none of them agree") == "Sources: none of them agree"

@@ -44,6 +44,7 @@ REFUSALS = [
     "No data found.",
     "I'm not familiar with a movie called Prelude 31; which film do you mean?",
     "I can't reliably name such a company; proxy statements list board meetings.",
+    "I couldn't reliably confirm the score of their last match; check the league's site.",
     "It pays monthly, so there were twelve; I can't list the exact dates reliably.",
     "null",
     "No results.",
@@ -54,6 +55,7 @@ ANSWERS = [
     "The Beatles released it in 1969.",
     "unknown pleasures",  # a title containing a whole-only word
     "null and void",  # whole-only words inside a longer answer
+    "Yes. It kept that title; I couldn't find a different original one.",  # a verdict first
     "Not found in stores until 2019; it was released online in 2018.",
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",

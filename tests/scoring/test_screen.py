@@ -101,6 +101,8 @@ def test_hedges_and_retractions(text: str, kind: str) -> None:
         "The members are John, Paul, George and Ringo.",
         "Shania Twain released it in 1997, though she was actually his second wife.",
         "Barcelona hosted the 1992 Games, probably the best remembered of the decade.",
+        # A correction of the question is no retraction of the answer.
+        "It came out in 1997. One correction: she was his second wife, not his third.",
     ],
 )
 def test_lists_and_asides_are_not_hedges(text: str) -> None:

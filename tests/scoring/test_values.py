@@ -89,3 +89,8 @@ def test_precision_and_kinds() -> None:
     assert [v.amount for v in find_values("from 1929-1941")] == [1929, 1941]
     # Years are not written with a thousands separator.
     assert one("1960").is_year_like and not one("1,560 words").is_year_like
+
+
+def test_a_bound_after_a_figure_outweighs_an_approximation_before_it() -> None:
+    values = find_values("with roughly 10+ No. 1s, about 5 and 140-plus goals")
+    assert [(v.text, v.qualifier) for v in values][:2] == [("10", "over"), ("5", "about")]

@@ -26,6 +26,7 @@ __all__ = [
     "normalize_text",
     "number_value",
     "strip_citation_markers",
+    "strip_markup",
     "tokens",
 ]
 
@@ -332,3 +333,23 @@ def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16."): they
     point at a source and are no figure of the answer."""
     return _CITATION_MARKER.sub("", text)
+
+
+# A closing line that lists where the answer came from: "Sources: [1] en.wikipedia.org".
+_SOURCES_LINE = re.compile(r"\n[ \t]*(?:sources?|references?)[ \t]*:[^\n]*\s*$", re.IGNORECASE)
+_STAR_BULLET = re.compile(r"^([ \t]*)[*+\u2022][ \t]+", re.MULTILINE)
+_NUMBERED_ITEM = re.compile(r"^([ \t]*)\d{1,2}[.)][ \t]+", re.MULTILINE)
+# Emphasis stars; "2*3" between digits is arithmetic and stays.
+_EMPHASIS = re.compile(r"(?<!\d)\*+|\*+(?!\d)|(?<![\w_])__|__(?![\w_])")
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**"), list
+    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), and a closing
+    "Sources:" line. None of it is part of the answer; "1." is no figure of it."""
+    text = _SOURCES_LINE.sub("", text)
+    text = _STAR_BULLET.sub(r"\1- ", text)
+    if len(_NUMBERED_ITEM.findall(text)) >= 2:
+        # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
+        text = _NUMBERED_ITEM.sub(r"\1- ", text)
+    return _EMPHASIS.sub("", text)

@@ -36,6 +36,9 @@ _ANSWER_AFTER = re.compile(
 )
 
 
+_OPENS_WITH_YES_NO = re.compile(r"^\W*(?:yes|no)\s*[.!]", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class RefusalMatch:
     """Why a prediction counts as a refusal."""
@@ -60,7 +63,9 @@ class RefusalDetector:
     def match(self, text: str) -> RefusalMatch | None:
         """The refusal found in ``text``, or None when it answers (or is empty)."""
         norm = normalize_text(text)
-        if not norm:
+        if not norm or _OPENS_WITH_YES_NO.match(text):
+            # "Yes. As far as I can find, it kept that title; I couldn't find another.":
+            # a reply that opens with its verdict answers, whatever it adds.
             return None
         found = self.phrases.search_normalized(norm)
         if found is None:

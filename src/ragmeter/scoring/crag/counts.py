@@ -65,7 +65,9 @@ _COUNT_WORDS = frozenset(
     ["how", "many", "much", "number", "times", "time", "count", "she", "he", "they", "you"]
 )
 _MARKUP = re.compile(r"[*_`]+")
-_BARE = frozenset(["zero", "none", "never", "no", "times", "time", "once", "twice", "thrice"])
+_BARE = frozenset(
+    ["zero", "none", "never", "no", "times", "time", "once", "twice", "thrice", "so", "far", "yet"]
+)
 
 
 def counts_none(gold: str) -> bool:

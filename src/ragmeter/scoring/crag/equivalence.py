@@ -374,6 +374,10 @@ _NEGATION = re.compile(
 )
 
 
+_SEASON_START = re.compile(r"\b(?:19|20)\d\d\s*[-\u2013/]\s*$")
+_SEASON_END = re.compile(r"\s*[-\u2013/]\s*\d\d\b(?![-\u2013/]?\d)")
+
+
 def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> list[Value]:
     """The figures of the kind of the value-like gold that a prediction which declines ("I
     don't have live data") still states ("it was trading around $140"): CRAG's rubric
@@ -396,6 +400,8 @@ def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> 
             for v in find_values(clause):
                 if (v.is_year_like and not dated) or _echoes(v, query) or v.bound:
                     continue
+                if _SEASON_START.search(clause[: v.start]) or _SEASON_END.match(clause, v.end):
+                    continue  # "the 2022-23 season" names a season; it counts nothing
                 if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
                     out.append(v)
     return out
@@ -814,8 +820,27 @@ _SENTENCE_END = re.compile(r"(?<=[\w)\"'\u201d\u2019][\w)\"'\u201d\u2019])\.\s+(
 _CLAUSE_AFTER_SEMICOLON = re.compile(r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b)")
 
 
+_BULLET = re.compile(r"^[ \t]*[-\u2022*][ \t]+(?P<line>.+)$", re.MULTILINE)
+# What follows an item's name on its line: "Jeff Mangum: vocals", "Whole Foods (2017)".
+_ITEM_DETAIL = re.compile(r":\s|\s[\u2013\u2014-]\s|\s\(")
+
+
+def _bullet_items(text: str) -> list[str] | None:
+    """The names a bulleted list gives, one line each up to its detail ("- Jeff Mangum:
+    vocals, guitar" -> "Jeff Mangum"; "- A, B and C: 3 each" -> "A, B and C"); None when the
+    text holds fewer than two bullets."""
+    lines = [m.group("line") for m in _BULLET.finditer(text)]
+    if len(lines) < 2:
+        return None
+    return [_ITEM_DETAIL.split(line, maxsplit=1)[0] for line in lines]
+
+
 def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     """The items of a list, each as its distinctive words in order."""
+    bullets = _bullet_items(text)
+    if bullets is not None:
+        # A bulleted list: its lines are the items, whatever sentences surround them.
+        return _item_words([p for line in bullets for p in _ITEM_SPLIT.split(line)])
     body = text.split("\n\n")[0]
     # The first sentence only; "1. Maddox 2. Pax" is one numbered list, not three sentences.
     body = _SENTENCE_END.split(body)[0]
@@ -826,8 +851,12 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
         body = _LEAD_IN.sub("", body, count=1)
         # "... includes five films: a, b, c": the lead-in runs to its colon.
         body = _LEAD_COLON.sub("", body, count=1)
+    return _item_words(_ITEM_SPLIT.split(body))
+
+
+def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
     parts: list[str] = []
-    for part in (p.strip(" .-*•") for p in _ITEM_SPLIT.split(body)):
+    for part in (p.strip(" .-*•") for p in pieces):
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
@@ -1119,15 +1148,19 @@ _FIRST_SENTENCE = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
 _MARKUP = re.compile(r"[*_`]+")
 
 
+def _opening_sentence(text: str) -> str:
+    """The sentence ``text`` opens with (Markdown emphasis dropped)."""
+    return _FIRST_SENTENCE.split(_MARKUP.sub("", text).strip(), maxsplit=1)[0]
+
+
 def corrects_question(query: str, prediction: str) -> bool:
     """True when a prediction opens by saying the question's own claim is not so: a denial
     in its first sentence, which shares two words of substance with the question ("Chris
     Pratt wasn't married in 2005", "There's no ASAT in Legally Blonde") or is a few words
     ("They aren't."). A reply opening "No," answers a yes/no question; it corrects nothing."""
-    text = _MARKUP.sub("", prediction).strip()
-    if _OPENS_YES_NO.match(text):
+    if _OPENS_YES_NO.match(_MARKUP.sub("", prediction).strip()):
         return False
-    first = _FIRST_SENTENCE.split(text, maxsplit=1)[0]
+    first = _opening_sentence(prediction)
     if not _NEGATION.search(first):
         return False
     words = tokens(first)

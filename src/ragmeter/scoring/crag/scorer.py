@@ -40,7 +40,12 @@ from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
-from ragmeter.scoring.normalize import normalize_answer, normalize_text, strip_citation_markers
+from ragmeter.scoring.normalize import (
+    normalize_answer,
+    normalize_text,
+    strip_citation_markers,
+    strip_markup,
+)
 from ragmeter.types import Question
 
 __all__ = [
@@ -154,8 +159,9 @@ class CragScorer:
         if flagged is not None:
             return flagged
         # The screen reads the prediction as submitted; every later step reads it without
-        # source markers, whose digits are no figure of the answer ("16 [1]" is 16).
-        cut = strip_citation_markers(cut)
+        # source markers, whose digits are no figure of the answer ("16 [1]" is 16), and
+        # without Markdown ("**Paris**", "1. Paris", a closing "Sources:" line).
+        cut = strip_markup(strip_citation_markers(cut))
         # "BA" for Boeing: a ticker of the company the gold names is read as its name.
         cut = spell_out_tickers(cut, answers)
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still

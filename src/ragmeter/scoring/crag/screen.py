@@ -204,7 +204,9 @@ _RETRACTION = re.compile(
     r"(?:no\b|nope\b|not\b|that'?s\s+(?:wrong|incorrect|not\s+right)|it'?s\b|it\s+is\b"
     r"|it\s+was\b|the\s+(?:answer|correct\s+answer|right\s+answer)\s+is\b|i\s+meant\b"
     r"|make\s+that\b|rather\b)"
-    r"|\bor\s+rather\b|\bno,?\s+(?:wait|sorry)\b|\bcorrection\s*:|\bscratch\s+that\b"
+    # "Correction: X" takes an answer back; "One correction: he was her second husband"
+    # corrects the question.
+    rf"|\bor\s+rather\b|\bno,?\s+(?:wait|sorry)\b|{_CLAUSE_START}correction\s*:|\bscratch\s+that\b"
     r"|\bi\s+take\s+(?:that|it)\s+back\b|\bi\s+was\s+wrong\b"
     r"|\bi\s+(?:misread|misspoke|mixed\s+(?:it|them|that)\s+up)\b"
     r"|\bon\s+(?:second\s+thought|(?:further\s+)?reflection|closer\s+(?:look|inspection))\b"

@@ -265,12 +265,14 @@ _PLUS_AFTER = re.compile(r"(?:\+|-plus\b|\s+plus\b(?!\s*\d))", re.IGNORECASE)
 
 
 def _qualified(text: str, start: int, end: int) -> str | None:
+    # A bound after the figure outweighs a word of approximation before it: "roughly 10+"
+    # claims more than ten.
+    if _PLUS_AFTER.match(text, end):
+        return "over"
     before = text[max(0, start - 24) : start]
     m = list(_QUALIFIERS.finditer(before))
     if m and before[m[-1].end() :].strip(" $€£~") == "":
         return " ".join(m[-1].group(0).lower().split())
-    if _PLUS_AFTER.match(text, end):
-        return "over"
     return None
 
 
