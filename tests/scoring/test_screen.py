@@ -82,6 +82,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Of the current Dow members, Boeing has likely done worst.", "hedge"),
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
+        ("Hmm, I think Shakira, whose partners include Gerard Pique.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),

@@ -38,6 +38,7 @@ from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.normalize import (
@@ -162,6 +163,8 @@ class CragScorer:
         # source markers, whose digits are no figure of the answer ("16 [1]" is 16), and
         # without Markdown ("**Paris**", "1. Paris", a closing "Sources:" line).
         cut = strip_markup(strip_citation_markers(cut))
+        # "in nineteen ninety-five" is 1995: figures said as words are read as digits.
+        cut = spoken_numbers_as_digits(cut)
         # "BA" for Boeing: a ticker of the company the gold names is read as its name.
         cut = spell_out_tickers(cut, answers)
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still

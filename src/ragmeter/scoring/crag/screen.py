@@ -185,7 +185,7 @@ _UNSURE = re.compile(
 # 50 real answers holding these words incorrect).
 # "Probably" after a comma qualifies an aside ("..., probably the best remembered").
 _SOFT_DOUBT = re.compile(
-    r"\bi\s+believe\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
+    r"\bi\s+(?:believe|think)\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
     # In the opening sentence: "Boeing has likely done worst", "Yes, as far as I can tell.",
     # "It seems so." (all 14 such real answers were graded incorrect).
     r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+can\s+tell\b|^\W*it\s+seems\b",
