@@ -4,13 +4,15 @@
 2. the prediction is cut to its first 75 tokens (what CRAG scores);
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
-4. the rules, on the prediction without source markers ("[1]") and, for a reasoning that
-   ends "Answer: X", on X: empty, refusal (unless the reply still guesses a figure of the
-   gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough one is a
-   hedge), exact or alias match, false premise;
+4. the rules, on the prediction read plainly (`read_plainly`: no source markers or
+   Markdown, spoken figures in digits, the gold company's ticker as its name) and, for a
+   reasoning that ends "Answer: X", on X: empty, refusal (unless the reply still guesses a
+   figure of the gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough
+   one is a hedge; only the year of a date asked is no answer), exact or alias match,
+   false premise;
 5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so");
-6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a bare
-   comparison pick;
+6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
+   a schedule for a count per year, one side of a score, a list's items;
 7. the judges (majority vote); with no judge, incorrect flagged ``approximate``.
 
 Usable on its own from Python::
@@ -54,6 +56,7 @@ __all__ = [
     "CragScorer",
     "RefusalConfirmer",
     "manipulation_sample",
+    "read_plainly",
     "unusable_gold",
 ]
 
@@ -91,6 +94,15 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
         rule_detail=f"{flagged.pattern}: {flagged.text}",
         rule_span=(flagged.start, flagged.end),
     )
+
+
+def read_plainly(prediction: str, answers: Sequence[str]) -> str:
+    """The prediction as the rules and judges read it: without source markers, whose digits
+    are no figure of the answer ("16 [1]" is 16), without Markdown ("**Paris**", "1. Paris",
+    a closing "Sources:" line), with figures said as words in digits ("nineteen ninety-five"
+    is 1995) and a ticker of the company the gold names as its name ("BA" is Boeing)."""
+    text = strip_markup(strip_citation_markers(prediction))
+    return spell_out_tickers(spoken_numbers_as_digits(text), answers)
 
 
 def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
@@ -159,14 +171,8 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
-        # The screen reads the prediction as submitted; every later step reads it without
-        # source markers, whose digits are no figure of the answer ("16 [1]" is 16), and
-        # without Markdown ("**Paris**", "1. Paris", a closing "Sources:" line).
-        cut = strip_markup(strip_citation_markers(cut))
-        # "in nineteen ninety-five" is 1995: figures said as words are read as digits.
-        cut = spoken_numbers_as_digits(cut)
-        # "BA" for Boeing: a ticker of the company the gold names is read as its name.
-        cut = spell_out_tickers(cut, answers)
+        # The screen reads the prediction as submitted; every later step reads it plain.
+        cut = read_plainly(cut, answers)
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still
         # read it all, and a hedge anywhere in it still counts).
         said = final_answer(cut) or cut
