@@ -20,13 +20,19 @@ def truncator(mirror_file) -> Truncator:  # type: ignore[no-untyped-def]
     return Truncator(mirror_file("crag/tokenizer/tokenizer.json"))
 
 
-def q(answer: str, *alts: str, qid: str = "q1") -> Question:
+def q(
+    answer: str,
+    *alts: str,
+    qid: str = "q1",
+    query: str = "what is the capital of france?",
+    question_type: str = "simple",
+) -> Question:
     return Question(
         id=qid,
         dataset="t",
-        query="what is the capital of france?",
+        query=query,
         answers=[[answer, *alts]],
-        labels=Labels(domain="open", question_type="simple"),
+        labels=Labels(domain="open", question_type=question_type),
     )
 
 
@@ -78,12 +84,11 @@ def test_markdown_is_read_as_plain_text(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     s = asyncio.run(scorer.score(q("15.52"), "**15.52** [1]\n\nSources: [1] macrotrends.net"))
     assert (s.label, s.rule) == ("correct", "exact_match"), s
-    members = Question(
-        id="q4",
-        dataset="t",
+    members = q(
+        "jeff mangum, julian koster, scott spillane, and jeremy barnes",
+        qid="q4",
         query="who are the members of neutral milk hotel?",
-        answers=[["jeff mangum, julian koster, scott spillane, and jeremy barnes"]],
-        labels=Labels(domain="music", question_type="set"),
+        question_type="set",
     )
     lineup = (
         "The classic lineup:\n1. **Jeff Mangum**: vocals, guitar\n2. **Julian Koster**: bass, "
@@ -116,12 +121,10 @@ def test_a_reasoning_is_judged_on_its_final_answer(truncator: Truncator) -> None
 
 def test_a_restated_yes_no_question_answers_it(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
-    first = Question(
-        id="q2",
-        dataset="t",
+    first = q(
+        "yes",
+        qid="q2",
         query="is level 16 how that movie was officially named at first?",
-        answers=[["yes"]],
-        labels=Labels(domain="movie", question_type="simple"),
     )
     # To a yes/no question, a restatement says yes: no rule settles it, a judge would.
     said = "The movie was officially named Level 16 at first."
@@ -139,12 +142,11 @@ def test_a_restated_yes_no_question_answers_it(truncator: Truncator) -> None:
 
 def test_tickers_of_the_golds_companies_are_their_names(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
-    dow = Question(
-        id="q3",
-        dataset="t",
+    dow = q(
+        "amgen inc., honeywell international inc., salesforce, inc.",
+        qid="q3",
         query="what companies were added to the dow jones industrial average in august 2020?",
-        answers=[["amgen inc., honeywell international inc., salesforce, inc."]],
-        labels=Labels(domain="finance", question_type="set"),
+        question_type="set",
     )
     s = asyncio.run(scorer.score(dow, "AMGN; HON; CRM"))
     assert (s.label, s.rule) == ("correct", "list_items")
@@ -187,12 +189,10 @@ def test_llm_can_overrule_a_refusal_match(truncator: Truncator) -> None:
 
 def test_a_guess_beside_a_refusal_is_judged(truncator: Truncator) -> None:
     scorer = CragScorer([LLMJudge(ScriptedLLM(paris_judge), "fake")], truncator=truncator)
-    price = Question(
-        id="p",
-        dataset="t",
+    price = q(
+        "$140.47",
+        qid="p",
         query="what did ppg open at today?",
-        answers=[["$140.47"]],
-        labels=Labels(domain="finance", question_type="simple"),
     )
     guess = "I don't have real-time data. It opened at $140.47 on the last day I know of."
     s = asyncio.run(scorer.score(price, guess))
