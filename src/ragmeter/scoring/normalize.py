@@ -25,6 +25,7 @@ __all__ = [
     "normalize_answer",
     "normalize_text",
     "number_value",
+    "opening_sentence",
     "strip_citation_markers",
     "strip_markup",
     "tokens",
@@ -353,3 +354,12 @@ def strip_markup(text: str) -> str:
         # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
         text = _NUMBERED_ITEM.sub(r"\1- ", text)
     return _EMPHASIS.sub("", text)
+
+
+_SENTENCE_STOP = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
+
+
+def opening_sentence(text: str) -> str:
+    """The sentence ``text`` opens with, its Markdown dropped ("**Zero.** She was ..." ->
+    "Zero")."""
+    return _SENTENCE_STOP.split(strip_markup(text).strip(), maxsplit=1)[0]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ragmeter.scoring.crag.rules import RuleOutcome
 from ragmeter.scoring.crag.values import find_values
-from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, tokens
+from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, opening_sentence, tokens
 
 __all__ = ["bare_count", "counts_none", "frequency_outcome", "says_zero"]
 
@@ -58,13 +58,11 @@ def frequency_outcome(query: str, answers: Sequence[str], prediction: str) -> Ru
 _NONE = re.compile(r"\b(?:never|not|no|none|zero|nobody|neither)\b|n't\b", re.IGNORECASE)
 # The clause a gold opens with carries its answer; "though nominated seven times" does not.
 _CLAUSE_END = re.compile(r"[,;:]|\b(?:though|although|but|despite|while|however|yet)\b", re.I)
-_SENTENCE_END = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
 _SOME = re.compile(r"\b(?:once|twice|thrice|several|many|multiple|few)\b", re.IGNORECASE)
 # Words of a "how many times" question that every clause about counts may share.
 _COUNT_WORDS = frozenset(
     ["how", "many", "much", "number", "times", "time", "count", "she", "he", "they", "you"]
 )
-_MARKUP = re.compile(r"[*_`]+")
 _BARE = frozenset(
     ["zero", "none", "never", "no", "times", "time", "once", "twice", "thrice", "so", "far", "yet"]
 )
@@ -83,7 +81,7 @@ def says_zero(prediction: str, question: str) -> bool:
     nominated for Song of the Year 7 times" to "how many times has she won Song of the Year?".
     A clause is about the count asked when it shares a word with the question."""
     asked = set(tokens(question)) - FUNCTION_WORDS - _COUNT_WORDS
-    first = _SENTENCE_END.split(_MARKUP.sub("", prediction).strip(), maxsplit=1)[0]
+    first = opening_sentence(prediction)
     zero = some = False
     for clause in _CLAUSE_END.split(first):
         words = tokens(clause)

@@ -37,7 +37,7 @@ from ragmeter.scoring.crag.values import (
     same_value,
     surely_different,
 )
-from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, tokens
+from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, opening_sentence, tokens
 
 __all__ = [
     "COUNT_WORDS",
@@ -1144,13 +1144,6 @@ _DENIAL = re.compile(
 
 
 _OPENS_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
-_FIRST_SENTENCE = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
-_MARKUP = re.compile(r"[*_`]+")
-
-
-def _opening_sentence(text: str) -> str:
-    """The sentence ``text`` opens with (Markdown emphasis dropped)."""
-    return _FIRST_SENTENCE.split(_MARKUP.sub("", text).strip(), maxsplit=1)[0]
 
 
 def corrects_question(query: str, prediction: str) -> bool:
@@ -1158,9 +1151,9 @@ def corrects_question(query: str, prediction: str) -> bool:
     in its first sentence, which shares two words of substance with the question ("Chris
     Pratt wasn't married in 2005", "There's no ASAT in Legally Blonde") or is a few words
     ("They aren't."). A reply opening "No," answers a yes/no question; it corrects nothing."""
-    if _OPENS_YES_NO.match(_MARKUP.sub("", prediction).strip()):
+    first = opening_sentence(prediction)
+    if _OPENS_YES_NO.match(first):
         return False
-    first = _opening_sentence(prediction)
     if not _NEGATION.search(first):
         return False
     words = tokens(first)

@@ -114,8 +114,10 @@ def _named_in(words: list[str], gold: list[str]) -> list[str] | None:
 def spell_out_tickers(prediction: str, answers: Sequence[str]) -> str:
     """``prediction`` with each upper-case ticker of a company the gold names replaced by the
     gold's words for it ("BA" → "boeing"); unchanged when no ticker names a gold company."""
+    if not _TICKER.search(prediction):
+        return prediction
     gold = [w for a in answers for w in tokens(a)]
-    if not gold or not _TICKER.search(prediction):
+    if not gold:
         return prediction
     table = ticker_names()
 
