@@ -226,11 +226,26 @@ def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Trun
     assert asyncio.run(scorer.score(q("paris"), pred)).label == "missing"
     # A decline the premise judges find points out nothing is a decline, unless it goes on
     # to answer with a figure of its own.
-    unsure = "I'm not familiar with a film called Dead Innocent, so which film do you mean?"
+    unsure = "I'm not familiar with a film called Dead Innocent. Which film do you mean?"
     s = asyncio.run(scorer.score(q("invalid question"), unsure))
     assert (s.label, s.rule) == ("missing", "refusal") and s.votes
     answers = "I'm not aware of him writing a song called that. He has released six albums."
     assert asyncio.run(scorer.score(q("invalid question"), answers)).label == "incorrect"
+    # One sentence that opens with its decline and denies nothing only declines, whatever
+    # the premise judges would say.
+    rabbit = "I could not find any information about Brad Pitt having a hidden pet rabbit."
+    s = asyncio.run(scorer.score(q("invalid question"), rabbit))
+    assert (s.label, s.rule, s.votes) == ("missing", "refusal", [])
+
+
+def test_european_figures_are_read_as_the_golds(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    ratio = q("4.6", query="what was his touchdown to interception ratio?")
+    s = asyncio.run(scorer.score(ratio, "A ratio of 4,6 to 1."))
+    assert (s.label, s.rule) == ("correct", "equivalent_value")
+    day = q("2024-03-10", query="when did tottenham last play in the premier league?")
+    assert asyncio.run(scorer.score(day, "On 10/03/2024.")).label == "correct"
+    assert asyncio.run(scorer.score(day, "On 03/10/2023.")).label == "incorrect"
 
 
 def test_a_reasoning_that_ends_in_a_bare_no_is_read_whole_for_a_premise(

@@ -44,6 +44,8 @@ REFUSALS = [
     "No data found.",
     "I'm not familiar with a movie called Prelude 31; which film do you mean?",
     "I can't reliably name such a company; proxy statements list board meetings.",
+    "The documents do not give BEPC's closing price for 27/02/2024.",
+    "The documents don't say how many mystery films were released in 2020.",
     "I couldn't reliably confirm the score of their last match; check the league's site.",
     "It pays monthly, so there were twelve; I can't list the exact dates reliably.",
     "null",

@@ -5,7 +5,8 @@
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
 4. the rules, on the prediction read plainly (`read_plainly`: no source markers or
-   Markdown, spoken figures in digits, the gold company's ticker as its name) and, for a
+   Markdown, spoken figures in digits, European figures as US ones, the gold company's
+   ticker as its name) and, for a
    reasoning that ends "Answer: X", on X: empty, refusal (unless the reply still guesses a
    figure of the gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough
    one is a hedge; only the year of a date asked is no answer), exact or alias match,
@@ -27,6 +28,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from ragmeter.scoring.crag.declines import only_declines
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
     guessed_values,
@@ -37,6 +39,7 @@ from ragmeter.scoring.crag.equivalence import (
     yes_no_gold,
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
+from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
@@ -100,9 +103,12 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     """The prediction as the rules and judges read it: without source markers, whose digits
     are no figure of the answer ("16 [1]" is 16), without Markdown ("**Paris**", "1. Paris",
     a closing "Sources:" line), with figures said as words in digits ("nineteen ninety-five"
-    is 1995) and a ticker of the company the gold names as its name ("BA" is Boeing)."""
+    is 1995), European figures and dates as US ones ("5,33" is 5.33, "10/03/2024" is 10
+    March when the gold says so) and a ticker of the company the gold names as its name
+    ("BA" is Boeing)."""
     text = strip_markup(strip_citation_markers(prediction))
-    return spell_out_tickers(spoken_numbers_as_digits(text), answers)
+    text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
+    return spell_out_tickers(text, answers)
 
 
 def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
@@ -281,9 +287,10 @@ class CragScorer:
         if rule != "refusal" or not self.judges or not is_invalid_gold(answers):
             return False
         found = self.rules.refusal.match(cut)
-        # "I couldn't find that." declines and says nothing more.
+        # "I couldn't find that." declines and says nothing more; nor does "I could not find
+        # any information about Brad Pitt having a hidden pet rabbit."
         said = len(normalize_text(cut).split()) - len(found.phrase.split()) if found else 0
-        return said >= _PREMISE_WORDS
+        return said >= _PREMISE_WORDS and not only_declines(cut)
 
     async def _judged(
         self, question: Question, answers: list[str], cut: str, common: dict[str, Any]
