@@ -123,6 +123,13 @@ def test_settle_order() -> None:
     assert settle("who wrote it?", ["ernest hemingway"], "Hemingway") is None
 
 
+def test_a_time_aside_in_a_list_is_no_item() -> None:
+    gold = ["orlando magic, boston celtics, philadelphia 76ers, and currently the milwaukee bucks"]
+    pred = "He coached the Orlando Magic, Boston Celtics, Philadelphia 76ers and, since January"
+    pred += " 2024, the Milwaukee Bucks."
+    assert list_outcome(gold, pred).label == "correct"  # type: ignore[union-attr]
+
+
 def test_list_items() -> None:
     gold = [
         "shiloh jolie-pitt, zahara marley jolie, maddox chivan jolie-pitt, pax thien jolie-pitt"
@@ -214,6 +221,15 @@ def test_comparison_options_in_more_question_shapes() -> None:
     assert comparison_options(q) is None
     # A question with "ratio" may still ask for a pick.
     assert comparison_options("which has a higher debt-to-equity ratio, autodesk or cdw?")
+    # A question between commas is no third option; a short name is.
+    q = "in 2022, which team had more victories, san antonio spurs or minnesota timberwolves?"
+    pred = "The Minnesota Timberwolves won more (46-36) than the San Antonio Spurs (34-48)."
+    assert comparison_outcome(q, ["minnesota timberwolves"], pred).label == "correct"  # type: ignore[union-attr]
+    assert comparison_options("which is older, an old man and his grandson, b or c?") is None
+    # "more than 200" bounds a figure; it does not turn the comparison round.
+    q = "which has a smaller membership, international tennis federation or fih?"
+    pred = "The FIH is smaller, with about 140 members against more than 200 in the ITF."
+    assert comparison_outcome(q, ["fih"], pred).label == "correct"  # type: ignore[union-attr]
 
 
 def test_figures_after_the_golds_own_are_detail() -> None:
@@ -340,6 +356,13 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     # An abbreviated month ends no sentence: "Oct. 2, 2022" is a date, no count of 2.
     oct2 = "That Oct. 2, 2022 game was preseason. I couldn't find a reliable box score."
     assert not guessed_values(["0"], oct2, "how many free throws did he make on oct 2, 2022?")
+    # A sentence gold is read for its one figure; a short one with words beside its figure
+    # ("$30,123,980 more") is not.
+    gold = "radiohead has released a total of 51 music videos."
+    pred = "I could not find an exact count; its videography has roughly 40 music videos."
+    assert guessed_values([gold], pred, "how many music videos has radiohead released?")
+    pred = "I don't have genre totals; Dune's opening weekend was roughly $82 million."
+    assert not guessed_values(["$30,123,980 more"], pred)
 
 
 def test_only_figure_and_plain_lists() -> None:

@@ -378,13 +378,22 @@ _SEASON_START = re.compile(r"\b(?:19|20)\d\d\s*[-\u2013/]\s*$")
 _SEASON_END = re.compile(r"\s*[-\u2013/]\s*\d\d\b(?![-\u2013/]?\d)")
 
 
+_SENTENCE_GOLD_WORDS = 4
+
+
 def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> list[Value]:
     """The figures of the kind of the value-like gold that a prediction which declines ("I
     don't have live data") still states ("it was trading around $140"): CRAG's rubric
     judges such a guess. A figure in a sentence about what is usual ("it typically trades
     10-20 million shares") is context, and a bound ("well under $1") no figure: neither is a
-    guess."""
-    gv = gold_values(answers[0]) if answers else None
+    guess. A sentence gold is read for its one figure ("radiohead has released 51 music
+    videos": "I could not find an exact count; roughly 40" guesses)."""
+    if not answers:
+        return []
+    gv = gold_values(answers[0])
+    if gv is None and len(tokens(answers[0])) >= _SENTENCE_GOLD_WORDS:
+        figure = only_figure(answers[0], query)
+        gv = gold_values(figure) if figure else None
     if gv is None:
         return []
     out: list[Value] = []
@@ -529,11 +538,19 @@ _LESS = frozenset(
 )
 
 
+_FIGURE_BOUND = re.compile(
+    r"\b(?:more|less|fewer|greater|lower|higher)\s+than\s+(?=[$\u20ac\u00a3~]?\d|about|around"
+    r"|roughly|nearly|almost)",
+    re.IGNORECASE,
+)
+
+
 def _reversed_comparison(query: str, prediction: str) -> bool:
     """The prediction compares the other way round ("who has more" / "X has fewer")."""
     q = set(tokens(query))
-    # Words the question already holds are no direction of the answer's ("to end last year").
-    p = set(tokens(prediction)) - q
+    # Words the question already holds are no direction of the answer's ("to end last year"),
+    # and "more than 200 members" is a figure's bound, not a direction.
+    p = set(tokens(_FIGURE_BOUND.sub(" ", prediction))) - q
     return bool((q & _MORE and p & _LESS) or (q & _LESS and p & _MORE))
 
 
@@ -860,7 +877,7 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
-        elif part and not (parts and _CLAUSE.match(part)):
+        elif part and not (parts and (_CLAUSE.match(part) or _TIME_ASIDE.match(part))):
             # ", who joined the club in 2022" comments on an item; it is not one.
             parts.append(part)
     items = (tuple(dict.fromkeys(t for t in tokens(p) if t not in _ITEM_STOP)) for p in parts)
@@ -871,6 +888,10 @@ _CLAUSE = re.compile(
     r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as"
     r"|she|he|they|it)\b",
     re.IGNORECASE,
+)
+# "..., Philadelphia 76ers and, since January 2024, the Milwaukee Bucks": a time aside.
+_TIME_ASIDE = re.compile(
+    r"^(?:since|until|till|as of|through)\s+(?:\S+\s+){0,3}?(?:19|20)\d{2}$", re.IGNORECASE
 )
 _LEGAL_SUFFIXES = frozenset(
     [
