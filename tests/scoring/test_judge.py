@@ -336,20 +336,35 @@ def test_second_look_short_answer_proven_wrong_keeps_the_rejection() -> None:
 
 
 def test_figures_restated_wrongly_get_only_a_mechanical_second_look() -> None:
-    q = "what movies did bruce willis work on in 2023?"
-    gold = "bruce willis worked on 2 movies in 2023, detective knight and assassin"
+    q = "what was amazon's average annual revenue for the past 3 years?"
+    gold = "amazon's average annual revenue over the past 3 years was $519.53 billion"
     pred = (
-        "He retired in 2022, but the films he had shot came out in 2023: "
-        "Detective Knight and Assassin."
+        "Amazon's revenue was about $469.8 billion in 2021, $514.0 billion in 2022 and $574.8"
+        " billion in 2023, so its average annual revenue over the three years was $519.5 billion."
     )
-    # "2022" restates no figure of the gold: the short answer proves the gold's list.
-    llm = _SecondLookLLM("Detective Knight and Assassin", {})
+    # The three revenues restate the gold's figure wrongly, but it is stated too: the short
+    # answer proves it.
+    llm = _SecondLookLLM("$519.5 billion", {})
     check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
     assert check.verdict == "correct" and check.step == "prediction_answer"
     # A short answer mechanics cannot prove is not put to the model: the rejection stands.
-    llm = _SecondLookLLM("the films", {"the films": 1.0})
+    llm = _SecondLookLLM("the revenue", {"the revenue": 1.0})
     check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
     assert check.verdict == "incorrect" and "wrongly" in check.rationale and llm.graded == []
+
+
+def test_another_year_beside_the_golds_is_the_verdicts_to_read() -> None:
+    q = "what movies did bruce willis work on in 2023?"
+    gold = "bruce willis worked on 2 movies in 2023, detective knight and assassin"
+    pred = "He retired in 2022; his films released in 2023 were Detective Knight and Assassin."
+    llm = _SecondLookLLM("detective knight and assassin", {pred: 0.9})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "correct" and llm.graded == [pred]
+    # Without the gold's own year, another year restates it wrongly: no model is asked.
+    pred = "His films released in 2022 were Detective Knight and Assassin."
+    llm = _SecondLookLLM("detective knight and assassin", {pred: 0.9})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, gold, pred))
+    assert check.verdict == "incorrect" and "2022" in check.rationale and llm.graded == []
 
 
 def test_second_look_takes_no_range_for_a_single_figure() -> None:

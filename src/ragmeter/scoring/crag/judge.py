@@ -655,13 +655,17 @@ class LLMJudge:
                 step="verdict",
                 calls=0,
             )
-            if not is_long_prediction(prediction) or not stated_beside(
-                gold, prediction, wrong, years=True
-            ):
+            beside = stated_beside(gold, prediction, wrong, years=True)
+            if beside and all(v.is_year_like or v.kind == "date" for v in wrong):
+                # The gold's year is stated too: another year dates something else ("retired
+                # in 2022, but his films came out in 2023"), which is the verdict's to read.
+                pass
+            elif not beside or not is_long_prediction(prediction):
                 return check
-            key = await self.key_answer(question, gold)
-            check = check.model_copy(update={"key_answer": key})
-            return await self._second_look(question, gold, prediction, key, check)
+            else:
+                key = await self.key_answer(question, gold)
+                check = check.model_copy(update={"key_answer": key})
+                return await self._second_look(question, gold, prediction, key, check)
         key = await self.key_answer(question, gold)
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
