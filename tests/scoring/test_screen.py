@@ -83,6 +83,8 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
         ("Hmm, I think Shakira, whose partners include Gerard Pique.", "hedge"),
+        # An answer stated as a belief is not sure of it (the rubric, after CRAG's instructions).
+        ("As far as I know, yes: it kept that title.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),
@@ -104,6 +106,8 @@ def test_hedges_and_retractions(text: str, kind: str) -> None:
         "Barcelona hosted the 1992 Games, probably the best remembered of the decade.",
         # A correction of the question is no retraction of the answer.
         "It came out in 1997. One correction: she was his second wife, not his third.",
+        # A belief about a side detail, after a plain answer, leaves the answer plain.
+        "Brest won 2-1. I believe it was their third win in a row.",
     ],
 )
 def test_lists_and_asides_are_not_hedges(text: str) -> None:
