@@ -42,6 +42,7 @@ REFUSALS = [
     "I'm sorry, I don't have this week's intraday data for TBMC, so I can't average it.",
     "I don't have yesterday's closing price for ATXG; your broker will have it.",
     "No data found.",
+    "I'm not aware of any other title.",  # nothing before it: it answers nothing
     "I'm not familiar with a movie called Prelude 31; which film do you mean?",
     "I can't reliably name such a company; proxy statements list board meetings.",
     "The documents do not give BEPC's closing price for 27/02/2024.",
@@ -58,6 +59,9 @@ ANSWERS = [
     "unknown pleasures",  # a title containing a whole-only word
     "null and void",  # whole-only words inside a longer answer
     "Yes. It kept that title; I couldn't find a different original one.",  # a verdict first
+    "None: I couldn't find any animated film from those years with both of them.",
+    # Not knowing of another, after the answer, says there is none.
+    "The Ant Bully was released under its original title. I'm not aware of a different one.",
     "Not found in stores until 2019; it was released online in 2018.",
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",

@@ -108,6 +108,8 @@ def test_hedges_and_retractions(text: str, kind: str) -> None:
         "It came out in 1997. One correction: she was his second wife, not his third.",
         # A belief about a side detail, after a plain answer, leaves the answer plain.
         "Brest won 2-1. I believe it was their third win in a row.",
+        # Not sure which thing is meant is no doubt about the answer given for it.
+        "I'm not certain which Renegade you mean; the 2004 Western was directed by Jan Kounen.",
     ],
 )
 def test_lists_and_asides_are_not_hedges(text: str) -> None:

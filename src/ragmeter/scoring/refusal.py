@@ -36,7 +36,14 @@ _ANSWER_AFTER = re.compile(
 )
 
 
-_OPENS_WITH_YES_NO = re.compile(r"^\W*(?:yes|no)\s*[.!]", re.IGNORECASE)
+_OPENS_WITH_YES_NO = re.compile(
+    r"^\W*(?:(?:yes|no)\s*[.!]|(?:none|zero)\s*[.!:;]\s*\S)", re.IGNORECASE
+)
+# "... was released under its original title; I'm not aware of a different one.": not
+# knowing of another says there is none, after an answer that gives the one.
+_NO_OTHER = re.compile(
+    r"^\s*(?:(?:a|an|any)\s+)?(?:different|other|another|alternative|earlier|separate|prior)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -64,13 +71,20 @@ class RefusalDetector:
         """The refusal found in ``text``, or None when it answers (or is empty)."""
         norm = normalize_text(text)
         if not norm or _OPENS_WITH_YES_NO.match(text):
-            # "Yes. As far as I can find, it kept that title; I couldn't find another.":
-            # a reply that opens with its verdict answers, whatever it adds.
+            # "Yes. As far as I can find, it kept that title; I couldn't find another.", "None:
+            # I couldn't find any film with both.": a reply that opens with its verdict
+            # answers, whatever it adds.
             return None
         found = self.phrases.search_normalized(norm)
         if found is None:
             return None
         if not found.whole and _hedged_answer(norm, found.start, found.end):
+            return None
+        if (
+            found.start > 0
+            and found.phrase.endswith("aware of")
+            and _NO_OTHER.match(norm[found.end :])
+        ):
             return None
         return RefusalMatch(phrase=found.phrase, whole=found.whole)
 

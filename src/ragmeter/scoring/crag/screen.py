@@ -198,6 +198,12 @@ _DOUBT_OPENING = re.compile(
     re.IGNORECASE,
 )
 
+_WHICH_YOU_MEAN = re.compile(
+    r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
+    r"\byou\s+(?:mean|are\s+asking\s+about|have\s+in\s+mind)\b",
+    re.IGNORECASE,
+)
+
 _CLAUSE_START = r"(?:^|[.!?;,:(—–]\s*|\s-\s*|\.\.\.\s*)"
 _RETRACTION = re.compile(
     rf"{_CLAUSE_START}(?:actually|wait|hmm+|oops|sorry|correction|on\s+second\s+thought|no\s+wait"
@@ -243,6 +249,8 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
     for i, sentence in enumerate(sentences):
         start = text.find(sentence)
+        # "I'm not certain which Renegade you mean" asks which thing, not how sure the answer is.
+        sentence = _WHICH_YOU_MEAN.sub(" ", sentence)
         span = (start, start + len(sentence))
         if _LIST_HEDGE.search(sentence):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
