@@ -128,6 +128,29 @@ def test_a_time_aside_in_a_list_is_no_item() -> None:
     pred = "He coached the Orlando Magic, Boston Celtics, Philadelphia 76ers and, since January"
     pred += " 2024, the Milwaukee Bucks."
     assert list_outcome(gold, pred).label == "correct"  # type: ignore[union-attr]
+    gold = ["real madrid, juventus, manchester united, and al nassr"]
+    pred = "Since 2010, he has played for Real Madrid, Juventus, Manchester United and Al Nassr."
+    assert list_outcome(gold, pred).label == "correct"  # type: ignore[union-attr]
+
+
+def test_the_questions_own_counts_and_ordinals_restate_nothing() -> None:
+    q = "which players have won all four titles at least twice?"
+    gold = "court, evert, graf and williams have won all four titles at least twice."
+    pred = "Five women have: Court, Evert, Navratilova, Graf and Williams."
+    assert contradicted_values(gold, pred, query=q) == []
+    assert contradicted_values(gold, pred)  # without the question, "four" is the gold's
+    # An ordinal is no count: "his first marriage" restates none of "four" or "two".
+    gold = "tom hanks has four children total, two with rita wilson."
+    pred = "Two with Rita Wilson: Chet and Truman. He has two more from his first marriage."
+    assert contradicted_values(gold, pred) == []
+    # A year the question names is still the gold's to restate.
+    q = "what was the name of the 1999 film that kirsten storms starred in?"
+    gold = "zenon: girl of the 21st century is a 1999 disney channel original movie."
+    pred = "Zenon: Girl of the 21st Century is a 2009 Disney Channel original movie."
+    assert [v.text for v in contradicted_values(gold, pred, years=True, query=q)] == ["2009"]
+    # A count only the question names is the prediction's own answer when the gold lacks it.
+    q = "how many common stocks does the s&p 500 index comprise?"
+    assert [v.text for v in contradicted_values("it holds 505 stocks", "500", query=q)] == ["500"]
 
 
 def test_list_items() -> None:

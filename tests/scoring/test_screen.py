@@ -97,6 +97,15 @@ def test_hedges_and_retractions(text: str, kind: str) -> None:
     assert m is not None and m.kind == kind
 
 
+def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
+    m = screen_hedge(
+        "I'm not certain which was first, but Firestarter is most often cited.", list_gold=True
+    )
+    assert m is not None and m.kind == "hedge"
+    # Later doubt about one item of a list is no doubt about the list.
+    assert screen_hedge("A, B and C. I'm not sure whether D counts.", list_gold=True) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

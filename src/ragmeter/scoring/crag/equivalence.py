@@ -37,7 +37,13 @@ from ragmeter.scoring.crag.values import (
     same_value,
     surely_different,
 )
-from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, opening_sentence, tokens
+from ragmeter.scoring.normalize import (
+    FUNCTION_WORDS,
+    ORDINAL_WORDS,
+    normalize_answer,
+    opening_sentence,
+    tokens,
+)
 
 __all__ = [
     "COUNT_WORDS",
@@ -594,7 +600,7 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     named = options.first if lead == 0 else options.second
     if named != picked:
         return RuleOutcome("incorrect", "comparison_option", f"leads with {named} ≠ {picked}")
-    wrong = contradicted_values(answers[0], prediction)
+    wrong = contradicted_values(answers[0], prediction, query=query)
     if wrong:
         # The right option with the gold's own figures changed ("0.21" for the gold's 0.29).
         shown = ", ".join(v.text for v in wrong)
@@ -609,7 +615,7 @@ _CONCLUSION = re.compile(
 
 
 def contradicted_values(
-    gold: str, prediction: str, *, years: bool = False, score: bool = False
+    gold: str, prediction: str, *, years: bool = False, score: bool = False, query: str = ""
 ) -> list[Value]:
     """The prediction's figures that restate one of the gold's figures wrongly.
 
@@ -619,10 +625,20 @@ def contradicted_values(
     detail, and an approximate figure within 10% of the gold's stands. ``years``: years
     count too (a sentence gold's "1999 movie" restated as "2009 movie"). ``score``: the
     question asks for a score, so the figure paired with the gold's ("lost 106-95" for 95) is
-    the other side's, not a wrong restatement (elsewhere such a pair is a range).
+    the other side's, not a wrong restatement (elsewhere such a pair is a range). ``query``:
+    the counts that only repeat the question's ("in all four categories", "the Hot 100") are
+    not the answer's, in the gold or the prediction. An ordinal word ("his first marriage")
+    restates no count.
     """
-    gold_vals = _gold_figures(gold, years)
+    gold_all = _gold_figures(gold, years)
+    echoed = {g.amount for g in gold_all if _echoed_count(g, query)}
+    gold_vals = [g for g in gold_all if g.amount not in echoed]
     pred_vals = find_values(prediction)
+    if not any(_ordinal(g) for g in gold_vals):
+        pred_vals = [v for v in pred_vals if not _ordinal(v)]
+    # The prediction's own "500" for "how many stocks does the S&P 500 hold?" is its answer;
+    # only a count the gold repeats from the question too is left out.
+    pred_vals = [v for v in pred_vals if not (_echoed_count(v, query) and v.amount in echoed)]
     if _leads_with_gold_figures(gold_vals, pred_vals, prediction):
         # The answer states the gold's figures first: what follows is detail about
         # something else ("34 titles (17 each)", "seven, six of them with the Patriots").
@@ -726,6 +742,16 @@ def _leads_with_gold_figures(
         return False
     first = next((v for v in pred_vals if _peers(gold_vals, v)), None)
     return first is not None and first in right
+
+
+def _echoed_count(v: Value, query: str) -> bool:
+    # "all four categories", "the Hot 100": the question's own counts. A year it names stays
+    # a figure to restate ("the 1999 film" restated as "a 2009 movie" is wrong).
+    return bool(query) and v.kind != "date" and not v.is_year_like and _echoes(v, query)
+
+
+def _ordinal(v: Value) -> bool:
+    return v.text.lower() in ORDINAL_WORDS or bool(re.search(r"\d(?:st|nd|rd|th)$", v.text))
 
 
 def _gold_figures(gold: str, years: bool) -> list[Value]:
@@ -877,7 +903,7 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
-        elif part and not (parts and (_CLAUSE.match(part) or _TIME_ASIDE.match(part))):
+        elif part and not (_TIME_ASIDE.match(part) or (parts and _CLAUSE.match(part))):
             # ", who joined the club in 2022" comments on an item; it is not one.
             parts.append(part)
     items = (tuple(dict.fromkeys(t for t in tokens(p) if t not in _ITEM_STOP)) for p in parts)

@@ -644,7 +644,7 @@ class LLMJudge:
             # and the gold's other figures are no answer.
             return await self._none_check(question, gold, prediction)
         score = bool(_SCORE_QUESTION & set(tokens(question)))
-        wrong = contradicted_values(gold, prediction, years=True, score=score)
+        wrong = contradicted_values(gold, prediction, years=True, score=score, query=question)
         if wrong:
             # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
             shown = ", ".join(v.text for v in wrong)

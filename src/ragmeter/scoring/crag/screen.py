@@ -259,7 +259,7 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if hedge is not None and _ALTERNATIVES.search(sentence):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
         opening_doubt = _DOUBT_OPENING.search(sentence) or _SOFT_DOUBT.search(sentence)
-        if i == 0 and opening_doubt:
+        if i == 0 and (opening_doubt or _UNSURE.search(sentence)):
             # Doubt about the answer it opens with, whatever the gold's shape.
             return ScreenMatch("hedge", "unsure", *span, sentence)
         if list_gold:
