@@ -46,6 +46,8 @@ REFUSALS = [
     "I'm not familiar with a movie called Prelude 31; which film do you mean?",
     "I can't reliably name such a company; proxy statements list board meetings.",
     "The documents do not give BEPC's closing price for 27/02/2024.",
+    "My searches didn't turn up a reliable count of 1994 family films.",
+    "No reliable result for KRKR's trading volume on the last trading day.",
     "The documents don't say how many mystery films were released in 2020.",
     "I couldn't reliably confirm the score of their last match; check the league's site.",
     "It pays monthly, so there were twelve; I can't list the exact dates reliably.",
@@ -60,6 +62,7 @@ ANSWERS = [
     "null and void",  # whole-only words inside a longer answer
     "Yes. It kept that title; I couldn't find a different original one.",  # a verdict first
     "None: I couldn't find any animated film from those years with both of them.",
+    "My searches turned up Paris.",
     # Not knowing of another, after the answer, says there is none.
     "The Ant Bully was released under its original title. I'm not aware of a different one.",
     "Not found in stores until 2019; it was released online in 2018.",
