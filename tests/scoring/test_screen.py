@@ -97,6 +97,12 @@ def test_hedges_and_retractions(text: str, kind: str) -> None:
     assert m is not None and m.kind == kind
 
 
+def test_a_hedge_is_reported_as_written() -> None:
+    text = "I'm not sure which Annie you mean but I think it is the 1982 film."
+    m = screen_hedge(text)
+    assert m is not None and (m.start, m.end, m.text) == (0, len(text), text)
+
+
 def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
     m = screen_hedge(
         "I'm not certain which was first, but Firestarter is most often cited.", list_gold=True

@@ -656,13 +656,11 @@ class LLMJudge:
                 calls=0,
             )
             beside = stated_beside(gold, prediction, wrong, years=True)
-            if beside and all(v.is_year_like or v.kind == "date" for v in wrong):
-                # The gold's year is stated too: another year dates something else ("retired
-                # in 2022, but his films came out in 2023"), which is the verdict's to read.
-                pass
-            elif not beside or not is_long_prediction(prediction):
-                return check
-            else:
+            # With the gold's year stated too, another year dates something else ("retired
+            # in 2022, but his films came out in 2023"): the verdict's to read, below.
+            if not (beside and all(v.is_year_like or v.kind == "date" for v in wrong)):
+                if not beside or not is_long_prediction(prediction):
+                    return check
                 key = await self.key_answer(question, gold)
                 check = check.model_copy(update={"key_answer": key})
                 return await self._second_look(question, gold, prediction, key, check)

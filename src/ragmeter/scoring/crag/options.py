@@ -25,7 +25,7 @@ _STOP = FUNCTION_WORDS | frozenset(
 _MORE_OPTIONS = re.compile(r",(?P<item>[^,]+),\s*$")
 # "in 2022, which team had more victories, a or b?": a question between commas, not a
 # third option ("an old man and his grandson, b or c" offers three).
-_CLAUSE = re.compile(r"\b(?:which|who|what|whose|how|when|where)\b")
+_QUESTION_WORD = re.compile(r"\b(?:which|who|what|whose|how|when|where)\b")
 _TAIL_OR = re.compile(r"[,:;?]\s*(?:between\s+)?(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$")
 # "..., jurassic park or star wars: episode iv - a new hope?": titles may hold colons.
 _COMMA_OR = re.compile(r",\s*(?:between\s+)?(?P<a>[^,;]+?)\s+or\s+(?P<b>[^,;?]+?)\s*\??\s*$")
@@ -70,7 +70,7 @@ def comparison_options(query: str) -> ComparisonOptions | None:
         if m is None or (no_pick and pattern is _BETWEEN):
             continue
         more = _MORE_OPTIONS.search(q[: m.start("a")])
-        if more and not _clause(more.group("item")):
+        if more and not _QUESTION_WORD.search(more.group("item")):
             return None  # "a, b, or c": three options or more are not a comparison of two
         a, b = m.group("a").strip(), m.group("b").strip()
         wa, wb = _words(a), _words(b)
@@ -81,10 +81,6 @@ def comparison_options(query: str) -> ComparisonOptions | None:
         if wa - common and wb - common:
             return ComparisonOptions(a, b, wa - common, wb - common)
     return None
-
-
-def _clause(text: str) -> bool:
-    return _CLAUSE.search(text) is not None
 
 
 def same_word(a: str, b: str) -> bool:

@@ -249,21 +249,22 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
     for i, sentence in enumerate(sentences):
         start = text.find(sentence)
-        # "I'm not certain which Renegade you mean" asks which thing, not how sure the answer is.
-        sentence = _WHICH_YOU_MEAN.sub(" ", sentence)
         span = (start, start + len(sentence))
-        if _LIST_HEDGE.search(sentence):
+        # "I'm not certain which Renegade you mean" asks which thing, not how sure the answer
+        # is; the match still reports the sentence as written.
+        read = _WHICH_YOU_MEAN.sub(" ", sentence)
+        if _LIST_HEDGE.search(read):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
-        hedge = _HEDGE_WORDS.search(sentence)
+        hedge = _HEDGE_WORDS.search(read)
         # A hedge word with alternatives: "could be A, B or C", "A or possibly B".
-        if hedge is not None and _ALTERNATIVES.search(sentence):
+        if hedge is not None and _ALTERNATIVES.search(read):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
-        opening_doubt = _DOUBT_OPENING.search(sentence) or _SOFT_DOUBT.search(sentence)
-        if i == 0 and (opening_doubt or _UNSURE.search(sentence)):
+        opening_doubt = _DOUBT_OPENING.search(read) or _SOFT_DOUBT.search(read)
+        if i == 0 and (opening_doubt or _UNSURE.search(read)):
             # Doubt about the answer it opens with, whatever the gold's shape.
             return ScreenMatch("hedge", "unsure", *span, sentence)
         if list_gold:
             continue
-        if _UNSURE.search(sentence):
+        if _UNSURE.search(read):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
