@@ -53,6 +53,10 @@ REFUSALS = [
     "It pays monthly, so there were twelve; I can't list the exact dates reliably.",
     "null",
     "No results.",
+    # Sources said to be silent, in combinations no phrase lists.
+    "The provided context does not clearly state who was the first actress to play one.",
+    "The provided context does not identify which Nasdaq 100 company has the highest ROE.",
+    "The retrieved pages don't name the director.",
 ]
 
 ANSWERS = [
@@ -66,6 +70,9 @@ ANSWERS = [
     # Not knowing of another, after the answer, says there is none.
     "The Ant Bully was released under its original title. I'm not aware of a different one.",
     "Not found in stores until 2019; it was released online in 2018.",
+    # Silent sources after an answer, about another one: there is none.
+    "Dead Innocent was released under that title, and my sources don't show an earlier one.",
+    "He does not say it in the interview; he sings it.",  # a person, not the sources
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",
     "42, but I'm not sure.",

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ragmeter.scoring.normalize import normalize_text
-from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
+from ragmeter.scoring.phrases import PhraseMatch, PhraseSet, builtin_phrase_file
 
 __all__ = [
     "RefusalDetector",
@@ -43,6 +43,20 @@ _OPENS_WITH_YES_NO = re.compile(
 # knowing of another says there is none, after an answer that gives the one.
 _NO_OTHER = re.compile(
     r"^\s*(?:(?:a|an|any)\s+)?(?:different|other|another|alternative|earlier|separate|prior)\b"
+)
+
+
+# "The provided context does not clearly state who ...", "The documents don't identify which
+# ...": what the system read says nothing on the question. Its sources, a verb of telling and
+# "not" say so in more combinations than a phrase list can hold.
+_SILENT_SOURCES = re.compile(
+    r"(?<!\S)(?:context|documents?|sources?|passages?|snippets?|search results|excerpts?"
+    r"|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?)"
+    r" (?:(?:do|does|did) not|dont|doesnt|didnt)"
+    r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
+    r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"
+    r"|indicate|reveal|disclose|cover|address|confirm|establish|answer|tell|detail|record"
+    r"|break down)(?!\S)"
 )
 
 
@@ -76,17 +90,30 @@ class RefusalDetector:
             # answers, whatever it adds.
             return None
         found = self.phrases.search_normalized(norm)
+        silent = found is None
+        found = found or _silent_sources(norm)
         if found is None:
             return None
         if not found.whole and _hedged_answer(norm, found.start, found.end):
             return None
         if (
             found.start > 0
-            and found.phrase.endswith("aware of")
+            and (silent or found.phrase.endswith("aware of"))
             and _NO_OTHER.match(norm[found.end :])
         ):
+            # "... and my sources don't show an earlier title": none other, after an answer.
             return None
         return RefusalMatch(phrase=found.phrase, whole=found.whole)
+
+
+def _silent_sources(norm: str) -> PhraseMatch | None:
+    """Sources said to be silent on the question, as a phrase match (None when they are not)."""
+    m = _SILENT_SOURCES.search(norm)
+    if m is None:
+        return None
+    return PhraseMatch(
+        phrase=m.group(0), start=m.start(), end=m.end(), normalized=norm, whole=m.group(0) == norm
+    )
 
 
 def _hedged_answer(norm: str, start: int, end: int) -> bool:
