@@ -107,6 +107,13 @@ def test_comparison_options_and_picks() -> None:
     assert comparison_outcome(q, [gold], "Peyton Manning has won fewer than his rival.") is None
     assert comparison_outcome(q, [gold], "Compared with Peyton Manning, Brady won more.") is None
     assert comparison_options("who is the ceo of apple?") is None
+    # A clause that denies before it names the options chooses neither.
+    pred = "Based on the figures, neither Tom Brady nor Peyton Manning has won one."
+    assert comparison_outcome(q, [gold], pred) is None
+    pred = "That rests on a wrong assumption: no ring was ever won by Tom Brady or Peyton Manning."
+    assert comparison_outcome(q, [gold], pred) is None
+    pred = "Tom Brady has won more; Peyton Manning has not come close."
+    assert comparison_outcome(q, [gold], pred).label == "correct"  # type: ignore[union-attr]
     # A direction word the question already holds ("last year") is no reversed comparison.
     q = "which wta player ranked higher to end last year, madison keys or daria kasatkina?"
     pred = "Daria Kasatkina ranked higher than Madison Keys at the end of last year."

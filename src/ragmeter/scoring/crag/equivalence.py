@@ -24,6 +24,7 @@ from ragmeter.scoring.crag.counts import frequency_outcome
 from ragmeter.scoring.crag.names import CODES, acronym_of, is_place, same_name
 from ragmeter.scoring.crag.options import (
     comparison_options,
+    denies_before_naming,
     first_named,
     named_options,
     same_word,
@@ -583,7 +584,11 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     # In a sentence, answers lead with the option they choose ("Coca-Cola has the higher
     # yield, 3.2% against 2.4% for P&G"): on real answers the option named first was the
     # one chosen every time. A sentence that opens with a contrast is left to the judge.
-    if _CONTRAST_OPENING.match(prediction) or _reversed_comparison(query, prediction):
+    if (
+        _CONTRAST_OPENING.match(prediction)
+        or _reversed_comparison(query, prediction)
+        or denies_before_naming(options, prediction)
+    ):
         return None
     lead = first_named(options, prediction)
     concluded = _CONCLUSION.search(prediction)

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from ragmeter.scoring.crag.names import CODES, name_tokens
 from ragmeter.scoring.normalize import FUNCTION_WORDS, tokens
 
-__all__ = ["ComparisonOptions", "comparison_options", "first_named", "named_options", "same_word"]
+__all__ = [
+    "ComparisonOptions",
+    "comparison_options",
+    "denies_before_naming",
+    "first_named",
+    "named_options",
+    "same_word",
+]
 
 _STOP = FUNCTION_WORDS | frozenset(
     ["album", "band", "company", "fewer", "film", "less", "movie", "one", "player", "song", "team"]
@@ -168,3 +175,31 @@ def first_named(options: ComparisonOptions, text: str) -> int | None:
         in_first = _has(options.first_words, toks[lead])
         firsts.append((lead, 0 if in_first else 1))
     return min(firsts)[1] if firsts else None
+
+
+_DENIAL = frozenset(
+    [
+        *("neither", "nor", "never", "not", "no", "none"),
+        *("isnt", "wasnt", "arent", "werent", "hasnt", "havent", "hadnt", "doesnt", "didnt"),
+    ]
+)
+_CLAUSE_BREAK = re.compile(r"[.;:!?](?:\s+|$)")
+
+
+def denies_before_naming(options: ComparisonOptions, text: str) -> bool:
+    """True when the clause that first names an option denies before naming it ("Based on
+    the context, neither INBX nor RXRX has a meaningful P/E", "Brad Pitt was never married
+    to Nicole Kidman or Katie Holmes"): no option is chosen, whichever comes first."""
+    for clause in _CLAUSE_BREAK.split(text):
+        toks = name_tokens(clause)
+        at = next(
+            (
+                i
+                for i, t in enumerate(toks)
+                if _has(options.first_words, t) or _has(options.second_words, t)
+            ),
+            None,
+        )
+        if at is not None:
+            return bool(_DENIAL & set(toks[:at]))
+    return False
