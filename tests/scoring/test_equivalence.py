@@ -138,6 +138,10 @@ def test_a_time_aside_in_a_list_is_no_item() -> None:
     gold = ["real madrid, juventus, manchester united, and al nassr"]
     pred = "Since 2010, he has played for Real Madrid, Juventus, Manchester United and Al Nassr."
     assert list_outcome(gold, pred).label == "correct"  # type: ignore[union-attr]
+    # Where the list was read is no item of it either.
+    pred = "According to the context, since 2010 he has played for Real Madrid, Juventus,"
+    pred += " Manchester United and Al Nassr."
+    assert list_outcome(gold, pred).label == "correct"  # type: ignore[union-attr]
 
 
 def test_the_questions_own_counts_and_ordinals_restate_nothing() -> None:

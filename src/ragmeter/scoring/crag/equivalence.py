@@ -908,7 +908,9 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
-        elif part and not (_TIME_ASIDE.match(part) or (parts and _CLAUSE.match(part))):
+        elif part and not (
+            _TIME_ASIDE.match(part) or _SOURCE_ASIDE.match(part) or (parts and _CLAUSE.match(part))
+        ):
             # ", who joined the club in 2022" comments on an item; it is not one.
             parts.append(part)
     items = (tuple(dict.fromkeys(t for t in tokens(p) if t not in _ITEM_STOP)) for p in parts)
@@ -918,6 +920,13 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
 _CLAUSE = re.compile(
     r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as"
     r"|she|he|they|it)\b",
+    re.IGNORECASE,
+)
+# "According to the context, a, b and c": where the list was read, not an item of it.
+_SOURCE_ASIDE = re.compile(
+    r"^(?:according\s+to|based\s+on|going\s+by|per|from)\s+(?:\S+\s+){0,3}?(?:context|documents?"
+    r"|sources?|passages?|snippets?|search\s+results|results|data|information|records|filings?"
+    r"|articles?|text|excerpts?|reports?)$",
     re.IGNORECASE,
 )
 # "..., Philadelphia 76ers and, since January 2024, the Milwaukee Bucks": a time aside.
