@@ -34,6 +34,9 @@ def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
         "I'm not aware of any announced comedy starring him. His upcoming projects are sequels.",
         'I\'m not aware of him writing a song called "Christmas Tree." He has six albums.',
         "Paris is the capital.",
+        # A clause of its own after the decline says what is so instead.
+        "The context does not mention them ever changing their name; the band has performed"
+        " as Fall Out Boy since forming in 2001.",
     ],
 )
 def test_a_decline_that_goes_on_or_denies_is_more(reply: str) -> None:

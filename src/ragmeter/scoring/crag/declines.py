@@ -5,9 +5,9 @@ To a false-premise question only a reply that points the premise out is correct;
 decline is missing. A decline that names what it could not find reads much like a premise
 correction ("I couldn't find any film with both, so the answer is zero."), and the premise
 judges take one for the other. What tells them apart is a denial of the reply's own: a
-decline that stays one sentence, opens with its decline and goes on to no "not", "never",
-"no such", "premise" or "zero" of its own (a pointer to other sources aside: "Check
-ligue1.com.") only declines.
+decline that stays one sentence and one clause, opens with its decline and goes on to no
+"not", "never", "no such", "premise" or "zero" of its own (a pointer to other sources aside:
+"Check ligue1.com.") only declines.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ _DENIAL = re.compile(
 # The decline opens the sentence: "I'm sorry, I couldn't find ...", not "DiDi was delisted,
 # so I don't know its P/E ratio."
 _OPENING_WORDS = 4
+_CLAUSE_WORDS = 3
 
 
 def only_declines(reply: str) -> bool:
@@ -51,6 +52,10 @@ def only_declines(reply: str) -> bool:
     if len(sentences) != 1:
         return False
     sentence = sentences[0]
+    if any(len(clause.split()) >= _CLAUSE_WORDS for clause in sentence.split(";")[1:]):
+        # "The context does not mention them changing their name; the band has performed as
+        # Fall Out Boy since 2001.": a clause of its own says what is so instead.
+        return False
     norm = normalize_text(sentence)
     found = default_detector().phrases.search_normalized(norm)
     if found is None or len(norm[: found.start].split()) > _OPENING_WORDS:
