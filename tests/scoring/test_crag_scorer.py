@@ -332,3 +332,22 @@ def test_screens_run_before_rules_and_judges(truncator: Truncator) -> None:
     s = asyncio.run(scorer.score(q("paris"), "Paris. Actually, no: it is Lyon."))
     assert (s.label, s.rule) == ("incorrect", "retraction")
     assert llm.calls == []  # no judge was asked
+
+
+def test_a_conclusion_the_cut_falls_before_gives_no_answer(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    average = q("~$8.68 billion", query="what was the average amount amazon spent on its three?")
+    working = (
+        "Amazon's three largest acquisitions were Whole Foods in 2017 for about $13.7 billion,"
+        " MGM in 2022 for about $8.45 billion and One Medical in 2023 for about $3.9 billion."
+        " All were paid in cash. That makes an average of roughly $8.7 billion per deal,"
+        " according to the filings and reports of the time."
+    )
+    s = asyncio.run(scorer.score(average, working))
+    assert s.truncated and s.truncated_prediction is not None
+    assert s.truncated_prediction.endswith("average of roughly $")
+    assert (s.label, s.rule) == ("missing", "answer_past_cut")
+    # Uncut, a reply that works its way to the figure is judged on it.
+    short = "Whole Foods $13.7B, MGM $8.45B, One Medical $3.9B: an average of $8.68 billion."
+    s = asyncio.run(scorer.score(average, short))
+    assert not s.truncated and s.rule != "answer_past_cut"

@@ -66,6 +66,7 @@ RuleName = Literal[
     "frequency",
     "score",
     "restates_question",
+    "answer_past_cut",
     "unmatched_rules_only",
 ]
 """How a rule settled a sample.
@@ -99,6 +100,8 @@ RuleName = Literal[
   gives ("95").
 - ``restates_question``: the prediction only repeats the question, so it gives no answer
   (missing).
+- ``answer_past_cut``: the 75-token cut fell where the prediction was about to give the figure
+  it worked towards ("That makes an average of"); the figures before are working (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 

@@ -31,7 +31,9 @@ from typing import Any
 from ragmeter.scoring.crag.declines import only_declines
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
+    gold_values,
     guessed_values,
+    only_figure,
     only_part_of_the_date,
     plain_list,
     restates_question,
@@ -46,6 +48,7 @@ from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
+from ragmeter.scoring.crag.unfinished import conclusion_cut_off
 from ragmeter.scoring.normalize import (
     normalize_answer,
     normalize_text,
@@ -109,6 +112,11 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     text = strip_markup(strip_citation_markers(prediction))
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
+
+
+def _figure_gold(answers: Sequence[str], query: str) -> bool:
+    """True when the gold is a figure, or a sentence around one figure."""
+    return gold_values(answers[0]) is not None or only_figure(answers[0], query) is not None
 
 
 def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
@@ -192,6 +200,20 @@ class CragScorer:
             # "... so Till did not direct it. Answer: No.": a reasoning that ends in a bare
             # no may have pointed out the premise on its way; it is read whole.
             outcome = self.rules.apply(cut, answers)
+        if (
+            truncated
+            and conclusion_cut_off(cut)
+            and (outcome is None or outcome.label == "incorrect")
+            and _figure_gold(answers, question.query)
+        ):
+            # "... One Medical ~$3.9B. That makes an average of": the cut fell before the
+            # figure it worked towards; the figures it gave are its working, not its answer.
+            return ScoredSample(
+                **common,
+                label="missing",
+                rule="answer_past_cut",
+                rule_detail="the cut text ends before the conclusion it opens",
+            )
         if (
             outcome is not None
             and outcome.rule == "refusal"

@@ -1,0 +1,41 @@
+"""Answers the 75-token cut stops just before they conclude.
+
+CRAG's scorer reads the first 75 tokens of a prediction. A reply that works its way to a
+figure ("Whole Foods ~$13.7B, MGM ~$8.45B, One Medical ~$3.9B. That makes an average of")
+may be cut right where it was about to say it: the figures it has stated are its working,
+and the cut text gives no answer. The rubric reads what the cut text states, and a
+conclusion with nothing after it states nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["conclusion_cut_off"]
+
+# The cut text ends on a conclusion that names no figure yet: "That makes an average of",
+# "a gain of about", "So the total is", "Answer:". A bare "so" is no such conclusion: "...,
+# so check a live quote" follows an answer as often as it leads to one.
+_RESULT = (
+    r"(?:answer|total|average|result|difference|gain|loss|increase|decrease|drop|rise|sum"
+    r"|figure|count|mean)"
+)
+_OPEN_CONCLUSION = re.compile(
+    r"(?:\b(?:so|thus|therefore|hence)\b,?\s+(?:the\s+)?(?:\w+\s+){0,2}?"
+    + _RESULT
+    + r"\s+(?:is|was|would\s+be|comes\s+to|works\s+out\s+to)"
+    r"|\b(?:that|this|which)\s+(?:makes|gives|comes\s+to|works\s+out\s+to|puts|adds\s+up\s+to)"
+    r"(?:\s+(?:a|an|the))?(?:\s+\w+)?\s+" + _RESULT + r"(?:\s+of)?"
+    r"|\b(?:a|an|the)\s+(?:\w+\s+)?" + _RESULT + r"\s+(?:of|is|was|comes\s+to|works\s+out\s+to)"
+    r"|\b(?:final\s+)?answer\s*(?:is|was|:)"
+    r"|=)"
+    r"(?:\s*(?:about|roughly|around|approximately|nearly|almost|just|over|under|some|~|\$|€|£"
+    r"|\*+|:|,))*\s*$",
+    re.IGNORECASE,
+)
+
+
+def conclusion_cut_off(cut: str) -> bool:
+    """True when ``cut`` (a prediction as the 75-token cut left it) ends on a conclusion it
+    never finishes ("..., a gain of about")."""
+    return bool(_OPEN_CONCLUSION.search(cut.rstrip()))

@@ -1,0 +1,36 @@
+"""Conclusions the 75-token cut falls before."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.scoring.crag.unfinished import conclusion_cut_off
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "MGM ~$8.45B, One Medical ~$3.9B. That makes an average of",
+        "it had reached roughly $2.1 trillion, a gain of about",
+        "Two films a year for six years, so the total is",
+        "Counting both tours, the answer is",
+        "Final answer:",
+        "$191.8M + $162.8M + $245.9M = $",
+    ],
+)
+def test_an_open_conclusion_is_cut_off(cut: str) -> None:
+    assert conclusion_cut_off(cut)
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "It won 11. So the answer is 11.",
+        "Market cap moves with the share price every day, so",  # a bare "so" follows answers
+        "Rhode Island covers 1,545 square miles, which makes it the second most",
+        "The total is $5",
+        "",
+    ],
+)
+def test_a_finished_or_other_ending_is_not(cut: str) -> None:
+    assert not conclusion_cut_off(cut)
