@@ -266,6 +266,17 @@ def test_comparison_options_in_more_question_shapes() -> None:
     assert comparison_outcome(q, ["fih"], pred).label == "correct"  # type: ignore[union-attr]
 
 
+def test_the_figure_named_as_the_measure_asked_is_the_answer() -> None:
+    q = "how many receiving yards did he average per game in 2023?"
+    pred = "He had 564 receiving yards in 16 games in 2023, an average of about 35.3 per game."
+    assert value_outcome(["35.25"], pred, q).label == "correct"  # type: ignore[union-attr]
+    wrong = pred.replace("35.3", "38")
+    assert value_outcome(["35.25"], wrong, q).label == "incorrect"  # type: ignore[union-attr]
+    # Named as a measure the question did not ask for, the figure is one among the others.
+    q = "how many receiving yards did he have per game in 2023?"
+    assert value_outcome(["35.25"], pred, q) is None
+
+
 def test_figures_after_the_golds_own_are_detail() -> None:
     gold = "the celtics and lakers have won a combined 34 nba championships."
     assert contradicted_values(gold, "34 (17 each).") == []

@@ -321,6 +321,18 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
         if not relevant or any(v.qualified for v in gv.values):
             verdicts.append(None)
             continue
+        measured = _measured_figure(prediction, query, relevant)
+        if (
+            len(gv.values) == 1
+            and measured is not None
+            and not measured.bound
+            and same_value(gv.values[0], measured)
+        ):
+            # "564 yards in 16 games, an average of about 35.3 per game" to "how many yards
+            # did he average?": the figure named as what was asked is the answer.
+            return RuleOutcome(
+                "correct", "equivalent_value", f"{measured.text} = {gold} (the figure asked)"
+            )
         if len(gv.values) == 1:
             verdict = _verdict_for_single(gv.values[0], relevant, pred_all)
         else:
@@ -334,6 +346,31 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
         shown = ", ".join(v.text for v in pred_all)
         return RuleOutcome("incorrect", "different_value", f"{shown} ≠ {' | '.join(answers)}")
     return None
+
+
+# What a question may ask a figure of, and how an answer names it before the figure: "an
+# average of about 35.3", "the total comes to $1.2 billion".
+_MEASURES = frozenset(["average", "mean", "total", "sum", "combined", "difference", "gain"])
+_NAMED_MEASURE = re.compile(
+    r"\b(?P<measure>average|mean|total|sum|combined|difference|gain)\b(?:\s+[\w-]+){0,3}?\s+"
+    r"(?:of|is|was|comes\s+to|works\s+out\s+to|=|:)\s+(?:(?:about|roughly|around|approximately"
+    r"|nearly|some|~)\s*)?$",
+    re.IGNORECASE,
+)
+_MEASURE_REACH = 60
+
+
+def _measured_figure(prediction: str, query: str, values: Sequence[Value]) -> Value | None:
+    """The one figure the prediction names as the measure the question asks for ("an
+    average of 35.3" to "how many yards did he average?"), or None."""
+    asked = _MEASURES & set(tokens(query))
+    named = [
+        v
+        for v in values
+        if (m := _NAMED_MEASURE.search(prediction[max(0, v.start - _MEASURE_REACH) : v.start]))
+        and m.group("measure").lower() in asked
+    ]
+    return named[0] if len(named) == 1 else None
 
 
 # Words that state a small count without a digit or a number word ("a single minaret").
