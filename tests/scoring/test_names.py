@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.names import acronym_of, same_name
+from ragmeter.scoring.crag.names import acronym_of, named_within, same_name
 from ragmeter.scoring.crag.rules import Rules
 
 
@@ -52,3 +52,12 @@ def test_the_rules_match_a_name_spelt_another_way() -> None:
     outcome = Rules().apply("MrBeast", ["mr. beast"])
     assert outcome is not None and outcome.label == "correct" and outcome.rule == "name_match"
     assert Rules().apply("PewDiePie", ["mr. beast"]) is None
+
+
+def test_a_name_within_a_sentence() -> None:
+    text = "The deepest oceanic trench is the Mariana Trench, which reaches 36,000 feet."
+    assert named_within(text, "marianas trench")
+    assert not named_within("It is the Puerto Rico Trench.", "marianas trench")
+    # A single word is no longer name's acronym by chance.
+    assert not named_within("It won at the 1993 Oscars.", "anna thomson")
+    assert named_within("He studied at MIT.", "mit")

@@ -73,7 +73,7 @@ from ragmeter.scoring.crag.equivalence import (
     stated_list,
     stated_value,
 )
-from ragmeter.scoring.crag.names import same_name
+from ragmeter.scoring.crag.names import named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
@@ -690,7 +690,7 @@ class LLMJudge:
         if probs is None:
             return GoldCheck(gold=gold, verdict=None, attempts=attempts, error=error)
         p_yes = probs.probs.get("yes", 0.0)
-        contained = _holds(prediction, gold, key)
+        contained = _holds(prediction, gold, key, question)
         threshold = self.yes_threshold_contained if contained else self.yes_threshold
         verdict: Verdict = "correct" if p_yes > threshold else "incorrect"
         short = f" (short form: {key})" if key else ""
@@ -719,7 +719,7 @@ class LLMJudge:
         states the gold word for word: an answer is judged by what it leads with ("Coco won
         at the 2018 ceremony. For 2018 films, Spider-Verse won.")."""
         lead = lead_sentence(prediction)
-        if lead is None or not _holds(lead, gold, key):
+        if lead is None or not _holds(lead, gold, key, question):
             return first
         messages = self.prompt.messages(question, gold, lead, key_answer=key)
         probs, _error, _attempts = await self._choices(messages, ["yes", "no"])
@@ -738,10 +738,17 @@ class LLMJudge:
         )
 
 
-def _holds(text: str, gold: str, key: str | None) -> bool:
-    """True when ``text`` states the gold (or its short form) word for word, or its content
-    words in order ("Wrangell-St. Elias National Park and Preserve" for "... park & preserve")."""
-    return any(contains_words(text, g) or contains_in_order(text, g) for g in (key or gold, gold))
+def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
+    """True when ``text`` states the gold (or its short form) word for word, its content words
+    in order ("Wrangell-St. Elias National Park and Preserve" for "... park & preserve"), or
+    the name it is in another spelling ("the Mariana Trench" for "marianas trench"), unless
+    the question itself names it."""
+    return any(
+        contains_words(text, g)
+        or contains_in_order(text, g)
+        or (named_within(text, g) and not named_within(question, g))
+        for g in (key or gold, gold)
+    )
 
 
 _NUMBER_QUESTION = frozenset(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ragmeter.scoring.normalize import tokens
 
-__all__ = ["CODES", "acronym_of", "is_place", "name_tokens", "same_name"]
+__all__ = ["CODES", "acronym_of", "is_place", "name_tokens", "named_within", "same_name"]
 
 _ABBREVIATIONS = {
     "utd": "united",
@@ -132,6 +132,23 @@ def same_name(a: str, b: str) -> bool:
     if _is_acronym(ta, tb) or _is_acronym(tb, ta):
         return True
     return _is_code(" ".join(ta), tb) or _is_code(" ".join(tb), ta)
+
+
+def named_within(text: str, name: str) -> bool:
+    """True when some run of ``text``'s words is ``name`` in another spelling ("the Mariana
+    Trench, which reaches ..." names "marianas trench"); a name of more than a few words is
+    not looked for."""
+    target = name_tokens(name)
+    if not target or len(target) > _MAX_NAME_WORDS:
+        return False
+    words = name_tokens(text)
+    # About as many words as the name, and one word only for a one-word name: a single word
+    # may be a longer name's acronym by chance ("at" for "anna thomson").
+    for size in range(max(min(2, len(target)), len(target) - 1), len(target) + 2):
+        for start in range(len(words) - size + 1):
+            if same_name(" ".join(words[start : start + size]), name):
+                return True
+    return False
 
 
 # Countries and U.S. states that follow a city to say where it is ("los angeles, usa",
