@@ -106,7 +106,8 @@ answers: on the real-answer set's dev split, 7 of 89 such predictions were right
 default local model's verdicts agreed best with the graders at 0.75-0.8 (0.45 at 0.5)."""
 
 YES_THRESHOLD_CONTAINED = 0.6
-"""The same threshold when the prediction contains the gold word for word (38 of 47 right
+"""The same threshold when the prediction holds the gold (word for word, or the name in
+another spelling; see `_holds`) (38 of 47 right
 on the dev split; best agreement at 0.6). Containment alone proves nothing ("not Spielberg
 but Lucas"), so the model still decides; it only needs less confidence. Strong judges give
 probabilities near 0 or 1, where neither threshold matters."""
