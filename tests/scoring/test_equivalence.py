@@ -418,6 +418,12 @@ def test_only_figure_and_plain_lists() -> None:
     assert only_figure("about 4 times as many", "how many more?") is None
     never = "she has never won it, though she has been nominated seven times."
     assert only_figure(never, "how many times has she won it?") is None
+    # Of several figures, the one the question's own qualifier follows.
+    hanks = "tom hanks has four children total, two with rita wilson."
+    assert only_figure(hanks, "how many children does he have with rita wilson?") == "two"
+    assert only_figure("7 books and 8 movies", "how many books and movies are there?") is None
+    prime = "a natural number greater than 1 which has only two factors, 1 & the number itself."
+    assert only_figure(prime, "what is a prime number?") is None
     assert plain_list("lenny kravitz, lisa bonet")
     assert not plain_list("drake's most popular album, take care, released in 2011")
     assert not plain_list("ps 41 in greenwich village, manhattan")

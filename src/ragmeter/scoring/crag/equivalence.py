@@ -1128,9 +1128,37 @@ def only_figure(gold: str, query: str) -> str | None:
         for v in find_values(gold)
         if v.amount is not None and not v.is_year_like and not _echoes(v, query)
     ]
+    if len(figures) > 1:
+        figures = _qualified_by_question(gold, query, figures)
     if len(figures) != 1 or figures[0].qualified:
         return None
     return figures[0].text
+
+
+_CLAUSE_END = re.compile(r"[,.;:()]")
+_QUALIFIER_WORDS = 6
+# One shared word may be the question's own noun ("1 & the number itself" to "what is a
+# prime number?"); a qualifier repeats two ("two with rita wilson").
+_QUALIFIER_SHARED = 2
+
+
+def _qualified_by_question(gold: str, query: str, figures: list[Value]) -> list[Value]:
+    """Of a gold's figures, the one whose words after it (up to the next figure or the end of
+    its clause) repeat most of the question's ("four children total, two with rita wilson"
+    to "how many does he have with rita wilson?": two); all of them when none stands out
+    ("7 books and 8 movies" to "how many books and movies?")."""
+    asked = set(tokens(query)) - FUNCTION_WORDS
+
+    def shared(v: Value) -> int:
+        following = [w.start for w in figures if w.start > v.start]
+        rest = _CLAUSE_END.split(gold[v.end : min(following, default=len(gold))], maxsplit=1)[0]
+        return len(asked & set(tokens(rest)[:_QUALIFIER_WORDS]))
+
+    counts = [shared(v) for v in figures]
+    best = max(counts)
+    if best < _QUALIFIER_SHARED or counts.count(best) > 1:
+        return figures
+    return [figures[counts.index(best)]]
 
 
 _PLURAL_ASK = frozenset(["are", "were"])
