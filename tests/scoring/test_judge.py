@@ -325,6 +325,19 @@ def test_second_look_never_overturns_a_clear_no_or_takes_invented_words() -> Non
     assert check.verdict == "incorrect" and short.generated == 0
 
 
+def test_second_look_takes_no_short_answer_the_prediction_denies() -> None:
+    q = "where did nice play their last ligue 1 game?"
+    away = "Nice played their most recent Ligue 1 game away from home, at Lens."
+    llm = _SecondLookLLM("home", {away: 0.45})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "home", away))
+    assert check.verdict == "incorrect" and "not given" in check.rationale
+    q = "which is the better political film, the godfather or schindler's list?"
+    neither = "Neither is really a political film, though Schindler's List is more historical."
+    llm = _SecondLookLLM("Schindler's List", {neither: 0.45})
+    check = asyncio.run(LLMJudge(llm, "f").check(q, "schindler's list", neither))
+    assert check.verdict == "incorrect" and "not given" in check.rationale
+
+
 def test_second_look_short_answer_proven_wrong_keeps_the_rejection() -> None:
     q = "what was the distance traveled at 87 miles per hour in 30 minutes?"
     pred = "At 87 miles per hour, 30 minutes (0.5 hours) covers 87 × 0.5 = 43.5 miles."

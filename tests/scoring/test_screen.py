@@ -76,6 +76,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Probably Paris.", "hedge"),
         ("He got his Ph.D. from MIT, though I'm not fully certain of that.", "hedge"),
         ("My best estimate is that XXII closed higher than BURU.", "hedge"),
+        ("It traded in the high $20s, and I estimate it opened at about $28.10.", "hedge"),
         ("I believe it closed at about $561, but I can't verify the exact figure.", "hedge"),
         ("Yes, I believe it kept the same title since its release.", "hedge"),
         ("It was most likely Hamilton, in his first season.", "hedge"),

@@ -509,6 +509,14 @@ class LLMJudge:
             return first
         first = first.model_copy(update={"prediction_answer": short})
         targets = [gold] if key is None else [gold, key]
+        if _said_against(prediction, short) or (
+            comparison_options(question) is not None and _PICKS_NONE.match(prediction)
+        ):
+            # "Nice played away from home": "home" is there, but denied; "Neither is really a
+            # political film. ... Schindler's List is often seen ...": no option is chosen.
+            return first.model_copy(
+                update={"rationale": f"{first.rationale}; its short answer {short!r}: not given"}
+            )
         if any(same_name(short, t) for t in targets):
             return first.model_copy(
                 update={
@@ -737,6 +745,29 @@ class LLMJudge:
                 "p_correct": p_yes,
             }
         )
+
+
+_PICKS_NONE = re.compile(r"^\W*(?:neither|none|both)\b", re.IGNORECASE)
+# Words that, just before a name, say it is not the one: "away from home", "not Lucas",
+# "more than The Godfather", "instead of Paris".
+_AGAINST = frozenset(
+    [
+        *("not", "never", "no", "neither", "nor", "away", "instead", "rather", "than"),
+        *("except", "without", "isnt", "wasnt", "arent", "werent", "unlike"),
+    ]
+)
+_AGAINST_REACH = 3
+
+
+def _said_against(prediction: str, short: str) -> bool:
+    """True when every place ``prediction`` says ``short`` follows a word against it."""
+    words, said = tokens(prediction), tokens(short)
+    if not said:
+        return False
+    starts = [i for i in range(len(words) - len(said) + 1) if words[i : i + len(said)] == said]
+    return bool(starts) and all(
+        _AGAINST & set(words[max(0, i - _AGAINST_REACH) : i]) for i in starts
+    )
 
 
 def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
