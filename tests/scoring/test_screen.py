@@ -83,6 +83,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Of the current Dow members, Boeing has likely done worst.", "hedge"),
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
+        ("It appears to be one actor: Jeffrey Tambor.", "hedge"),
         ("Hmm, I think Shakira, whose partners include Gerard Pique.", "hedge"),
         # An answer stated as a belief is not sure of it (the rubric, after CRAG's instructions).
         ("As far as I know, yes: it kept that title.", "hedge"),

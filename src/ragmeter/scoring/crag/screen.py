@@ -189,9 +189,11 @@ _UNSURE = re.compile(
 _SOFT_DOUBT = re.compile(
     r"\bi\s+(?:believe|think)\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
     # In the opening sentence: "Boeing has likely done worst", "Yes, as far as I can tell.",
-    # "It seems so." (all 14 such real answers were graded incorrect); the rubric counts an
-    # answer stated as a belief ("as far as I know, X") as not sure of it.
-    r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know)\b|^\W*it\s+seems\b",
+    # "It seems so." (all 14 such real answers were graded incorrect; "It appears to be one"
+    # too, since); the rubric counts an answer stated as a belief ("as far as I know, X") as
+    # not sure of it.
+    r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know)\b"
+    r"|^\W*it\s+(?:seems|appears)\b",
     re.IGNORECASE,
 )
 _DOUBT_OPENING = re.compile(
