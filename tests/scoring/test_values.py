@@ -94,3 +94,10 @@ def test_precision_and_kinds() -> None:
 def test_a_bound_after_a_figure_outweighs_an_approximation_before_it() -> None:
     values = find_values("with roughly 10+ No. 1s, about 5 and 140-plus goals")
     assert [(v.text, v.qualifier) for v in values][:2] == [("10", "over"), ("5", "about")]
+
+
+def test_fiscal_years_and_filing_names() -> None:
+    found = find_values("From the 10-Ks: FY2022 had the highest gross profit ($170.8B).")
+    assert [(v.text, v.is_year_like) for v in found] == [("2022", True), ("$170.8B", False)]
+    assert find_values("See the 8-K and the 20-F.") == []
+    assert [v.text for v in find_values("They won 10 games in FY 2023.")] == ["10", "2023"]

@@ -153,6 +153,10 @@ _DAY_RANGE = re.compile(
 # "the 2022-23 season": the "23" is the next year, not a count.
 _SEASON = re.compile(r"\b((?:19|20)\d{2})\s*[-\u2013/]\s*(\d{2})\b(?![-/.]?\d)")
 
+# "FY2022", "FY 2023": a fiscal year. "10-K", "8-Ks", "20-F": the name of a filing, no count.
+_FISCAL_YEAR = re.compile(r"\bFY\s?((?:19|20)\d{2})\b", re.IGNORECASE)
+_FILING_FORM = re.compile(r"\b(?:10-[KQ]|8-K|20-F|40-F|6-K|S-[14]|DEF\s14A)s?\b", re.IGNORECASE)
+
 _SIGN = r"(?:us\$|\$|€|£|usd|eur)"
 _MONEY_PREFIX = re.compile(
     rf"(?<![\w$])({_SIGN})\s?({_NUM})(?:\s?(thousand|million|billion|trillion)\b"
@@ -394,6 +398,13 @@ def find_values(text: str) -> list[Value]:
     """Every value in ``text``, in order of position (dates, money, percentages, numbers)."""
     taken: list[tuple[int, int]] = []
     found = _dates(text, taken)
+    taken.extend((m.start(), m.end()) for m in _FILING_FORM.finditer(text))
+    for m in _FISCAL_YEAR.finditer(text):
+        if _free(taken, m.start(), m.end()):
+            taken.append((m.start(), m.end()))
+            found.append(
+                Value("number", m.start(1), m.end(1), m.group(1), amount=Decimal(m.group(1)))
+            )
     for m in _SEASON.finditer(text):
         first = int(m.group(1))
         if (first + 1) % 100 != int(m.group(2)) or not _free(taken, m.start(), m.end()):
