@@ -351,13 +351,3 @@ def test_a_conclusion_the_cut_falls_before_gives_no_answer(truncator: Truncator)
     short = "Whole Foods $13.7B, MGM $8.45B, One Medical $3.9B: an average of $8.68 billion."
     s = asyncio.run(scorer.score(average, short))
     assert not s.truncated and s.rule != "answer_past_cut"
-
-
-def test_the_judges_read_the_name_a_reasoning_ends_with(truncator: Truncator) -> None:
-    llm = ScriptedLLM(paris_judge)
-    scorer = CragScorer([LLMJudge(llm, "fake")], truncator=truncator)
-    first = q("oliver twist", query="in what movie did she first act?")
-    pred = "Her early credits include Oliver Twist (1999), but her first film was Popcorn."
-    s = asyncio.run(scorer.score(first, pred + " Answer: Popcorn."))
-    assert s.label == "incorrect"
-    assert field(llm.calls[-1][0], "Predicted answer") == "Popcorn"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold, named_final_answer
+from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 
 RULES = Rules()
 
@@ -88,14 +88,3 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     assert final_answer("The 2008 ceremony was for 2007. So the answer is Taxi.") == "Taxi."
     assert final_answer("No reasoning here, just Paris.") is None
     assert final_answer("Answer: " + "word " * 40) is None  # more than a short answer
-
-
-def test_the_names_a_final_answer_gives_on_their_own() -> None:
-    assert named_final_answer("Popcorn.") == "Popcorn"
-    assert named_final_answer("Pete Carroll (now Mike Macdonald).") == "Pete Carroll"
-    assert named_final_answer("Bradley Cooper, Ed Helms and Zach Galifianakis.")
-    # Pointing back, or a clause: the reasoning before it is needed.
-    assert named_final_answer("those four.") is None
-    assert named_final_answer("that's a prime.") is None
-    assert named_final_answer("Yes, Elon Musk is far richer.") is None
-    assert named_final_answer("a draw, neither a win nor a loss.") is None

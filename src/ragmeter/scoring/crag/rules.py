@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.records import RuleName
-from ragmeter.scoring.normalize import normalize_answer, tokens
+from ragmeter.scoring.normalize import normalize_answer
 from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
 from ragmeter.scoring.refusal import RefusalDetector, default_detector
 from ragmeter.types import Label
@@ -36,7 +36,6 @@ __all__ = [
     "default_invalid_phrases",
     "final_answer",
     "is_invalid_gold",
-    "named_final_answer",
 ]
 
 _NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
@@ -141,29 +140,6 @@ _FINAL_ANSWER = re.compile(
     re.IGNORECASE,
 )
 _FINAL_ANSWER_WORDS = 30
-
-
-# A final answer that points back ("those four", "that's a prime", "it was always Doctor
-# Sleep") or states a clause ("Yes, Musk is far richer", "a draw, neither a win nor a loss")
-# needs the reasoning before it to be read.
-_POINTS_BACK = frozenset(
-    [
-        *("it", "its", "that", "this", "those", "these", "they", "them", "he", "she", "his"),
-        *("her", "both", "all", "thats", "theyre", "hes", "shes", "theres"),
-        *("is", "was", "are", "were", "yes", "no", "not", "neither", "nor"),
-    ]
-)
-_NAMED_ANSWER_WORDS = 8
-
-
-def named_final_answer(final: str) -> str | None:
-    """The names a reasoning's final answer gives, a closing aside dropped ("Pete Carroll (now
-    Mike Macdonald)" -> "Pete Carroll"), when they stand on their own; else None."""
-    named = _CLOSING_ASIDE.sub("", final).strip().rstrip(".")
-    words = tokens(named)
-    if not words or len(words) > _NAMED_ANSWER_WORDS or _POINTS_BACK & set(words):
-        return None
-    return named
 
 
 def final_answer(text: str) -> str | None:

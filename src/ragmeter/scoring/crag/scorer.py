@@ -43,7 +43,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold, named_final_answer
+from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.tickers import spell_out_tickers
@@ -300,12 +300,6 @@ class CragScorer:
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
-        named = named_final_answer(said) if said != cut else None
-        if named is not None and not is_invalid_gold(answers) and gold_values(answers[0]) is None:
-            # "... her first feature film was Popcorn (2007). Answer: Popcorn.": the judges
-            # read the name a reasoning ends with; the names on its way are working (the
-            # screens above have read it all).
-            return await self._judged(question, answers, named, common)
         return await self._judged(question, answers, cut, common)
 
     def _declines_a_premise(self, rule: str, answers: list[str], cut: str) -> bool:
