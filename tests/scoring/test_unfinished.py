@@ -13,8 +13,6 @@ from ragmeter.scoring.crag.unfinished import conclusion_cut_off
         "MGM ~$8.45B, One Medical ~$3.9B. That makes an average of",
         "it had reached roughly $2.1 trillion, a gain of about",
         "Two films a year for six years, so the total is",
-        "Counting both tours, the answer is",
-        "Final answer:",
         "$191.8M + $162.8M + $245.9M = $",
     ],
 )
@@ -29,6 +27,7 @@ def test_an_open_conclusion_is_cut_off(cut: str) -> None:
         "Market cap moves with the share price every day, so",  # a bare "so" follows answers
         "Rhode Island covers 1,545 square miles, which makes it the second most",
         "The total is $5",
+        "That gives a trailing P/E of roughly 105-110. Answer:",  # the working gave it
         "",
     ],
 )

@@ -747,7 +747,8 @@ class LLMJudge:
         )
 
 
-_PICKS_NONE = re.compile(r"^\W*(?:neither|none|both)\b", re.IGNORECASE)
+# "Both are extremely selective. ... So Stanford's rate is higher." still picks.
+_PICKS_NONE = re.compile(r"^\W*(?:neither|none)\b", re.IGNORECASE)
 # Words that, just before a name, say it is not the one: "away from home", "not Lucas",
 # "more than The Godfather", "instead of Paris".
 _AGAINST = frozenset(

@@ -14,11 +14,12 @@ import re
 __all__ = ["conclusion_cut_off"]
 
 # The cut text ends on a conclusion that names no figure yet: "That makes an average of",
-# "a gain of about", "So the total is", "Answer:". A bare "so" is no such conclusion: "...,
-# so check a live quote" follows an answer as often as it leads to one.
+# "a gain of about", "So the total is". A bare "so" is no such conclusion: "..., so check a
+# live quote" follows an answer as often as it leads to one; nor is "Answer:", which often
+# only repeats a figure the working has stated ("a trailing P/E of roughly 105-110. Answer:").
 _RESULT = (
-    r"(?:answer|total|average|result|difference|gain|loss|increase|decrease|drop|rise|sum"
-    r"|figure|count|mean)"
+    r"(?:total|average|result|difference|gain|loss|increase|decrease|drop|rise|sum|figure"
+    r"|count|mean)"
 )
 _OPEN_CONCLUSION = re.compile(
     r"(?:\b(?:so|thus|therefore|hence)\b,?\s+(?:the\s+)?(?:\w+\s+){0,2}?"
@@ -27,7 +28,6 @@ _OPEN_CONCLUSION = re.compile(
     r"|\b(?:that|this|which)\s+(?:makes|gives|comes\s+to|works\s+out\s+to|puts|adds\s+up\s+to)"
     r"(?:\s+(?:a|an|the))?(?:\s+\w+)?\s+" + _RESULT + r"(?:\s+of)?"
     r"|\b(?:a|an|the)\s+(?:\w+\s+)?" + _RESULT + r"\s+(?:of|is|was|comes\s+to|works\s+out\s+to)"
-    r"|\b(?:final\s+)?answer\s*(?:is|was|:)"
     r"|=)"
     r"(?:\s*(?:about|roughly|around|approximately|nearly|almost|just|over|under|some|~|\$|€|£"
     r"|\*+|:|,))*\s*$",
