@@ -57,6 +57,10 @@ REFUSALS = [
     "The provided context does not clearly state who was the first actress to play one.",
     "The provided context does not identify which Nasdaq 100 company has the highest ROE.",
     "The retrieved pages don't name the director.",
+    # Saying it cannot do what was asked, or has no data for it, guessing nothing.
+    "I don't have closing-price data for UPST for February 27, so I can't give the figure.",
+    "This needs intraday data I don't have. I can't tell you which Dow stock did best.",
+    "I can't compute the average daily high without those prices.",
 ]
 
 ANSWERS = [
@@ -75,6 +79,9 @@ ANSWERS = [
     "He does not say it in the interview; he sings it.",  # a person, not the sources
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",
+    # A rough figure beside "I can't give the exact one" is a guess for the rules to judge.
+    "I don't have exact data; it typically trades about 2-4 million shares a day.",
+    "I can't give live returns, but Boeing has likely done worst.",
     "42, but I'm not sure.",
     "I don't know exactly, but it was probably around 1990.",
     "invalid question",

@@ -60,6 +60,21 @@ _SILENT_SOURCES = re.compile(
 )
 
 
+# "I can't compute the average", "so I can't tell you its closing price": the system says it
+# cannot do what was asked, in more combinations of "cannot" and a verb than a list holds.
+_CANNOT = re.compile(
+    r"(?<!\S)i (?:(?:cannot|cant|can not|could not|couldnt|am unable to|im unable to"
+    r"|am not able to|im not able to|was unable to|was not able to|wasnt able to)"
+    r" (?:(?:reliably|confidently|accurately|definitively|precisely|really) )?"
+    r"(?:give|tell|say|compute|calculate|determine|identify|name|list|confirm|provide|point to"
+    r"|pin down|find|verify|answer|work out|figure out|pinpoint|state|report|look up"
+    r"|access|check)"
+    r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,3}?(?:data|figures?|numbers?"
+    r"|prices?|quotes?|records?|stats|statistics|information|details|results|totals|lists?"
+    r"|breakdowns?|counts?|access))(?!\S)"
+)
+
+
 @dataclass(frozen=True)
 class RefusalMatch:
     """Why a prediction counts as a refusal."""
@@ -91,7 +106,7 @@ class RefusalDetector:
             return None
         found = self.phrases.search_normalized(norm)
         silent = found is None
-        found = found or _silent_sources(norm)
+        found = found or _silent_sources(norm) or _cannot(norm)
         if found is None:
             return None
         if not found.whole and _hedged_answer(norm, found.start, found.end):
@@ -110,6 +125,26 @@ def _silent_sources(norm: str) -> PhraseMatch | None:
     """Sources said to be silent on the question, as a phrase match (None when they are not)."""
     m = _SILENT_SOURCES.search(norm)
     if m is None:
+        return None
+    return PhraseMatch(
+        phrase=m.group(0), start=m.start(), end=m.end(), normalized=norm, whole=m.group(0) == norm
+    )
+
+
+# A rough figure or a likely pick beside "I can't give the exact number" is a guess, for the
+# rules on guesses to judge ("I don't have exact data; it typically trades 2-4 million").
+_GUESSING = re.compile(
+    r"(?<!\S)(?:probably|likely|roughly|around|about|approximately|estimated?|guess|typically"
+    r"|usually|well (?:under|over|below|above)|i (?:believe|think)|my best|most likely|perhaps"
+    r"|maybe|seems?|appears?)(?!\S)"
+)
+
+
+def _cannot(norm: str) -> PhraseMatch | None:
+    """The system saying it cannot give what was asked, and guessing nothing, as a phrase
+    match (or None)."""
+    m = _CANNOT.search(norm)
+    if m is None or _GUESSING.search(norm):
         return None
     return PhraseMatch(
         phrase=m.group(0), start=m.start(), end=m.end(), normalized=norm, whole=m.group(0) == norm
