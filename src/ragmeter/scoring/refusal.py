@@ -106,7 +106,7 @@ class RefusalDetector:
             return None
         found = self.phrases.search_normalized(norm)
         silent = found is None
-        found = found or _silent_sources(norm) or _cannot(norm)
+        found = found or _declined_in_own_words(norm)
         if found is None:
             return None
         if not found.whole and _hedged_answer(norm, found.start, found.end):
@@ -121,16 +121,6 @@ class RefusalDetector:
         return RefusalMatch(phrase=found.phrase, whole=found.whole)
 
 
-def _silent_sources(norm: str) -> PhraseMatch | None:
-    """Sources said to be silent on the question, as a phrase match (None when they are not)."""
-    m = _SILENT_SOURCES.search(norm)
-    if m is None:
-        return None
-    return PhraseMatch(
-        phrase=m.group(0), start=m.start(), end=m.end(), normalized=norm, whole=m.group(0) == norm
-    )
-
-
 # A rough figure or a likely pick beside "I can't give the exact number" is a guess, for the
 # rules on guesses to judge ("I don't have exact data; it typically trades 2-4 million").
 _GUESSING = re.compile(
@@ -140,11 +130,13 @@ _GUESSING = re.compile(
 )
 
 
-def _cannot(norm: str) -> PhraseMatch | None:
-    """The system saying it cannot give what was asked, and guessing nothing, as a phrase
-    match (or None)."""
-    m = _CANNOT.search(norm)
-    if m is None or _GUESSING.search(norm):
+def _declined_in_own_words(norm: str) -> PhraseMatch | None:
+    """A decline no listed phrase holds, as a phrase match: sources said to be silent on the
+    question, or the system saying it cannot give what was asked while it guesses nothing."""
+    m = _SILENT_SOURCES.search(norm)
+    if m is None and not _GUESSING.search(norm):
+        m = _CANNOT.search(norm)
+    if m is None:
         return None
     return PhraseMatch(
         phrase=m.group(0), start=m.start(), end=m.end(), normalized=norm, whole=m.group(0) == norm
