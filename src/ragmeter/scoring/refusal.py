@@ -105,7 +105,7 @@ class RefusalDetector:
             # answers, whatever it adds.
             return None
         found = self.phrases.search_normalized(norm)
-        silent = found is None
+        unlisted = found is None
         found = found or _declined_in_own_words(norm)
         if found is None:
             return None
@@ -113,7 +113,7 @@ class RefusalDetector:
             return None
         if (
             found.start > 0
-            and (silent or found.phrase.endswith("aware of"))
+            and (unlisted or found.phrase.endswith("aware of"))
             and _NO_OTHER.match(norm[found.end :])
         ):
             # "... and my sources don't show an earlier title": none other, after an answer.
