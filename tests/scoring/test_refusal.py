@@ -61,6 +61,11 @@ REFUSALS = [
     "I don't have closing-price data for UPST for February 27, so I can't give the figure.",
     "This needs intraday data I don't have. I can't tell you which Dow stock did best.",
     "I can't compute the average daily high without those prices.",
+    # A chatty product's ways of saying it: "pull up", "dig up", "... handy", "..., sorry!".
+    "Sorry, I can't pull up a live quote for that ticker right now! Try the Markets tab.",
+    "Hmm, I couldn't dig up who directed that special, sorry!",
+    "I don't have the club's latest fixture date handy. The Sports tab will show it!",
+    "I don't have the sector's total payout for last year, sorry!",
 ]
 
 ANSWERS = [
@@ -82,6 +87,7 @@ ANSWERS = [
     # A rough figure beside "I can't give the exact one" is a guess for the rules to judge.
     "I don't have exact data; it typically trades about 2-4 million shares a day.",
     "I can't give live returns, but Boeing has likely done worst.",
+    "I don't have the newest quote handy; it was trading around $35 last week.",
     "42, but I'm not sure.",
     "I don't know exactly, but it was probably around 1990.",
     "invalid question",
