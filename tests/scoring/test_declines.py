@@ -16,6 +16,9 @@ from ragmeter.scoring.crag.declines import only_declines
         "Sorry, I don't have a current price-to-earnings ratio for DiDi.",
         "I'm sorry, I couldn't find match reports for Girona, so I can't give you a goal total."
         " A site like ESPN should have the latest results.",
+        "Hmm, I couldn't dig up who directed that special, sorry! The title page should list it.",
+        "I couldn't find their results from last week, so I can't total the goals. \u26bd The"
+        " league app will show the scores!",
     ],
 )
 def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
@@ -34,6 +37,7 @@ def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
         "I'm not aware of any announced comedy starring him. His upcoming projects are sequels.",
         'I\'m not aware of him writing a song called "Christmas Tree." He has six albums.',
         "Paris is the capital.",
+        "I couldn't find that film. It should have been released in 2019, but it never was.",
         # A clause of its own after the decline says what is so instead.
         "The context does not mention them ever changing their name; the band has performed"
         " as Fall Out Boy since forming in 2001.",

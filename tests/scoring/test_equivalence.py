@@ -398,6 +398,9 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     # Days of a range and the second year of a season are no count.
     assert not guessed_values(["98"], "It was preseason, before the 2022-23 season. I don't know.")
     assert not guessed_values(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")
+    # A figure joined to the noun it qualifies ("the 1-month chart") is no guess.
+    chart = "I don't have its price history. The 1-month chart in the app shows the low."
+    assert not guessed_values(["$2.85"], chart)
     # An abbreviated month ends no sentence: "Oct. 2, 2022" is a date, no count of 2.
     oct2 = "That Oct. 2, 2022 game was preseason. I couldn't find a reliable box score."
     assert not guessed_values(["0"], oct2, "how many free throws did he make on oct 2, 2022?")

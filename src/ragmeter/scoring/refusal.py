@@ -74,7 +74,7 @@ _CANNOT = re.compile(
     r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,3}?(?:data|figures?|numbers?"
     r"|prices?|quotes?|records?|stats|statistics|information|info|details|results|totals"
     r"|lists?|breakdowns?|counts?|access)"
-    r"|(?:dont|do not) have (?:\S+ ){1,12}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
+    r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
 )
 
 
@@ -98,6 +98,11 @@ class RefusalDetector:
     def from_file(cls, path: str | Path) -> RefusalDetector:
         """A detector over a custom phrase file (same format as the built-in one)."""
         return cls(PhraseSet.from_file(path))
+
+    def decline(self, norm: str) -> PhraseMatch | None:
+        """Where normalised text declines: a listed phrase, else a decline in the system's own
+        words; hedged answers and verdicts around it are not looked at."""
+        return self.phrases.search_normalized(norm) or _declined_in_own_words(norm)
 
     def match(self, text: str) -> RefusalMatch | None:
         """The refusal found in ``text``, or None when it answers (or is empty)."""

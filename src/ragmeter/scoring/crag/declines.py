@@ -19,11 +19,14 @@ from ragmeter.scoring.refusal import default_detector
 
 __all__ = ["only_declines"]
 
-# "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results."
+# "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results.",
+# "⚽ The Sports tab should have their latest scores!"
 _POINTER = re.compile(
-    r"(?:^|(?<=[.!?;]))\s*(?:please\s+)?(?:check|try|visit|consult|see|look up|refer to"
-    r"|a site like|you (?:can|could|may|might) (?:check|try|find|look)"
-    r"|for (?:the )?(?:latest|current|live|up-to-date|real-time))\b[^.!?]*[.!?]?",
+    r"(?:^|(?<=[.!?;]))\s*[^\w\s]*\s*(?:please\s+)?(?:check|try|visit|consult|see|look up"
+    r"|refer to|a site like|you (?:can|could|may|might) (?:check|try|find|look)"
+    r"|for (?:the )?(?:latest|current|live|up-to-date|real-time)"
+    r"|[^.!?]{0,60}?\b(?:should|will|would|might|may|can|could) (?:have|show|list|carry)"
+    r"(?! been))\b[^.!?]*[.!?]?",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))\s+")
@@ -33,7 +36,7 @@ _DECLINING_NEGATION = re.compile(
     r"\b(?:cannot|can not|could not|do not|does not|did not|am not|is not|are not|was not"
     r"|cant|couldnt|dont|doesnt|didnt|isnt|arent|wasnt|wont)\s+(?:\w+\s+){0,2}?(?:give|provide"
     r"|confirm|say|tell|find|verify|determine|know|have|see|locate|access|answer|share|report"
-    r"|sure|certain|aware|available|able)\b"
+    r"|sure|certain|aware|available|able|total|add up|compute|calculate|work out|average)\b"
 )
 _DENIAL = re.compile(
     r"\b(?:no|not|never|none|nothing|zero|nobody|neither|nor|false|incorrect|wrong|mistaken"
@@ -57,7 +60,7 @@ def only_declines(reply: str) -> bool:
         # Fall Out Boy since 2001.": a clause of its own says what is so instead.
         return False
     norm = normalize_text(sentence)
-    found = default_detector().phrases.search_normalized(norm)
+    found = default_detector().decline(norm)
     if found is None or len(norm[: found.start].split()) > _OPENING_WORDS:
         return False
     return not _DENIAL.search(_DECLINING_NEGATION.sub(" ", norm[found.end :]))

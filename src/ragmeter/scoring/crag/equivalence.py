@@ -420,6 +420,8 @@ _NEGATION = re.compile(
 
 _SEASON_START = re.compile(r"\b(?:19|20)\d\d\s*[-\u2013/]\s*$")
 _SEASON_END = re.compile(r"\s*[-\u2013/]\s*\d\d\b(?![-\u2013/]?\d)")
+# "the 1-month chart", "its 52-week range": a figure joined to a word qualifies the noun.
+_COMPOUND_MODIFIER = re.compile(r"-[A-Za-z]")
 
 
 _SENTENCE_GOLD_WORDS = 4
@@ -455,6 +457,8 @@ def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> 
                     continue
                 if _SEASON_START.search(clause[: v.start]) or _SEASON_END.match(clause, v.end):
                     continue  # "the 2022-23 season" names a season; it counts nothing
+                if _COMPOUND_MODIFIER.match(clause, v.end):
+                    continue
                 if any(comparable(g, v) and _same_kind(g, v) for g in gv.values):
                     out.append(v)
     return out
