@@ -108,6 +108,18 @@ def test_doubt_outweighs_a_matching_word(truncator: Truncator) -> None:
     assert (s.label, s.rule) == ("correct", "yes_no")
 
 
+def test_doubt_after_an_opening_exclamation_counts_against_a_sentence_gold(
+    truncator: Truncator,
+) -> None:
+    # A gold sentence with commas is no list: the doubt of a later sentence still counts.
+    scorer = CragScorer([], truncator=truncator)
+    gold = "the red team, with 18 players, had more than the blue team, with 9."
+    query = "which team had more players, the red team or the blue team?"
+    reply = "Ooh, tricky one! I'd guess the red team has more, but I don't have exact counts."
+    s = asyncio.run(scorer.score(q(gold, query=query, question_type="comparison"), reply))
+    assert (s.label, s.rule) == ("incorrect", "hedge"), s
+
+
 def test_a_reasoning_is_judged_on_its_final_answer(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     five = q("5")

@@ -119,11 +119,6 @@ def _figure_gold(answers: Sequence[str], query: str) -> bool:
     return gold_values(answers[0]) is not None or only_figure(answers[0], query) is not None
 
 
-def _list_gold(answers: Sequence[str], question_type: str | None) -> bool:
-    gold = answers[0]
-    return question_type == "set" or "," in gold or " and " in gold.lower() or ";" in gold
-
-
 class CragScorer:
     """Scores predictions against CRAG questions, in the order the issue fixes."""
 
@@ -256,7 +251,7 @@ class CragScorer:
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
         ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, said))
         list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
-        hedge = screen_hedge(cut, list_gold=_list_gold(answers, question.labels.question_type))
+        hedge = screen_hedge(cut, list_gold=list_gold)
         if outcome is not None and outcome.label == "correct" and hedge is not None:
             # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
             outcome = None
