@@ -120,6 +120,17 @@ def test_doubt_after_an_opening_exclamation_counts_against_a_sentence_gold(
     assert (s.label, s.rule) == ("incorrect", "hedge"), s
 
 
+def test_a_premise_pointed_out_as_a_belief_is_not_sure_of_it(truncator: Truncator) -> None:
+    query = "what dance movie were the two actors in together?"
+    premise = q("invalid question", query=query, question_type="false_premise")
+    scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "yes"), "f")], truncator=truncator)
+    said = "The two never starred in a dance movie together; she was in Honey (2003) alone."
+    s = asyncio.run(scorer.score(premise, said))
+    assert s.label == "correct", s
+    s = asyncio.run(scorer.score(premise, "Hmm, I don't think that movie exists! " + said))
+    assert (s.label, s.rule) == ("incorrect", "hedge"), s
+
+
 def test_a_reasoning_is_judged_on_its_final_answer(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     five = q("5")

@@ -87,6 +87,10 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Hmm, I think Shakira, whose partners include Gerard Pique.", "hedge"),
         # An answer stated as a belief is not sure of it (the rubric, after CRAG's instructions).
         ("As far as I know, yes: it kept that title.", "hedge"),
+        ("I don't think that film exists; she never made a dance movie.", "hedge"),
+        # A chat opener comes before the sentence that answers, whose doubt counts.
+        ("Great question! I believe it was Paris, in 1998.", "hedge"),
+        ("Hmm, tough call! I'd guess the first one has the larger cast.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),
@@ -125,6 +129,7 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         "It came out in 1997. One correction: she was his second wife, not his third.",
         # A belief about a side detail, after a plain answer, leaves the answer plain.
         "Brest won 2-1. I believe it was their third win in a row.",
+        "Great question! Brest won 2-1. I believe it was their third win in a row.",
         # Not sure which thing is meant is no doubt about the answer given for it.
         "I'm not certain which Renegade you mean; the 2004 Western was directed by Jan Kounen.",
     ],

@@ -274,6 +274,18 @@ class CragScorer:
                 return judged.model_copy(
                     update={"label": "missing", "rule": "refusal", "rule_detail": outcome.detail}
                 )
+            if judged.label == "correct" and hedge is not None and hedge.pattern == "unsure":
+                # "Hmm, I don't think that movie exists!": a premise pointed out as a belief
+                # is not sure of it, as an answer would not be (alternatives here are more
+                # often "did you mean A or B?" than a hedge).
+                return judged.model_copy(
+                    update={
+                        "label": "incorrect",
+                        "rule": hedge.kind,
+                        "rule_detail": hedge.text,
+                        "rule_span": (hedge.start, hedge.end),
+                    }
+                )
             return judged
         if hedge is not None:
             return ScoredSample(

@@ -187,7 +187,8 @@ _UNSURE = re.compile(
 # 50 real answers holding these words incorrect).
 # "Probably" after a comma qualifies an aside ("..., probably the best remembered").
 _SOFT_DOUBT = re.compile(
-    r"\bi\s+(?:believe|think)\b|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
+    r"\bi\s+(?:do(?:\s+no|n['\u2019]?)t\s+)?(?:believe|think)\b"
+    r"|^[^,;:\u2014\u2013]*\b(?:probably|most\s+likely)\b"
     # In the opening sentence: "Boeing has likely done worst", "Yes, as far as I can tell.",
     # "It seems so." (all 14 such real answers were graded incorrect; "It appears to be one"
     # too, since); the rubric counts an answer stated as a belief ("as far as I know, X") as
@@ -202,6 +203,13 @@ _DOUBT_OPENING = re.compile(
     re.IGNORECASE,
 )
 
+# "Great question!", "Hmm, tough call!", "Quick correction!": a chat opener before the
+# sentence that gives the answer, which is the one read for soft doubt.
+_OPENER_WORDS = frozenset(
+    "great good fun nice tough tricky close interesting excellent fair question one call sure"
+    " thing ooh oh hmm wow quick small correction note heads up okay ok alright absolutely"
+    " happy glad to help".split()
+)
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
     r"\byou\s+(?:mean|are\s+asking\s+about|have\s+in\s+mind)\b",
@@ -251,6 +259,7 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
     if m is not None:
         return _match("retraction", "retraction", m)
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
+    opening = next((i for i, s in enumerate(sentences) if not _only_opener(s)), 0)
     for i, sentence in enumerate(sentences):
         start = text.find(sentence)
         span = (start, start + len(sentence))
@@ -264,7 +273,7 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if hedge is not None and _ALTERNATIVES.search(read):
             return ScreenMatch("hedge", "alternatives", *span, sentence)
         opening_doubt = _DOUBT_OPENING.search(read) or _SOFT_DOUBT.search(read)
-        if i == 0 and (opening_doubt or _UNSURE.search(read)):
+        if i <= opening and (opening_doubt or _UNSURE.search(read)):
             # Doubt about the answer it opens with, whatever the gold's shape.
             return ScreenMatch("hedge", "unsure", *span, sentence)
         if list_gold:
@@ -272,3 +281,8 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if _UNSURE.search(read):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
+
+
+def _only_opener(sentence: str) -> bool:
+    words = re.findall(r"[a-z]+", sentence.lower())
+    return bool(words) and len(words) <= 4 and all(w in _OPENER_WORDS for w in words)
