@@ -206,9 +206,41 @@ _DOUBT_OPENING = re.compile(
 # "Great question!", "Hmm, tough call!", "Quick correction!": a chat opener before the
 # sentence that gives the answer, which is the one read for soft doubt.
 _OPENER_WORDS = frozenset(
-    "great good fun nice tough tricky close interesting excellent fair question one call sure"
-    " thing ooh oh hmm wow quick small correction note heads up okay ok alright absolutely"
-    " happy glad to help".split()
+    [
+        "great",
+        "good",
+        "fun",
+        "nice",
+        "tough",
+        "tricky",
+        "close",
+        "interesting",
+        "excellent",
+        "fair",
+        "question",
+        "one",
+        "call",
+        "sure",
+        "thing",
+        "ooh",
+        "oh",
+        "hmm",
+        "wow",
+        "quick",
+        "small",
+        "correction",
+        "note",
+        "heads",
+        "up",
+        "okay",
+        "ok",
+        "alright",
+        "absolutely",
+        "happy",
+        "glad",
+        "to",
+        "help",
+    ]
 )
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
