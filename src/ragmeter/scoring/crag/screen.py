@@ -205,42 +205,10 @@ _DOUBT_OPENING = re.compile(
 
 # "Great question!", "Hmm, tough call!", "Quick correction!": a chat opener before the
 # sentence that gives the answer, which is the one read for soft doubt.
-_OPENER_WORDS = frozenset(
-    [
-        "great",
-        "good",
-        "fun",
-        "nice",
-        "tough",
-        "tricky",
-        "close",
-        "interesting",
-        "excellent",
-        "fair",
-        "question",
-        "one",
-        "call",
-        "sure",
-        "thing",
-        "ooh",
-        "oh",
-        "hmm",
-        "wow",
-        "quick",
-        "small",
-        "correction",
-        "note",
-        "heads",
-        "up",
-        "okay",
-        "ok",
-        "alright",
-        "absolutely",
-        "happy",
-        "glad",
-        "to",
-        "help",
-    ]
+_OPENER_WORD = re.compile(
+    r"great|good|fun|nice|tough|tricky|close|interesting|excellent|fair|question|one|call|sure"
+    r"|thing|ooh|oh|hmm|wow|quick|small|correction|note|heads|up|okay|ok|alright|absolutely"
+    r"|happy|glad|to|help"
 )
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
@@ -317,4 +285,4 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
 
 def _only_opener(sentence: str) -> bool:
     words = re.findall(r"[a-z]+", sentence.lower())
-    return bool(words) and len(words) <= 4 and all(w in _OPENER_WORDS for w in words)
+    return bool(words) and len(words) <= 4 and all(_OPENER_WORD.fullmatch(w) for w in words)
