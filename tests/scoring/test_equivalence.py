@@ -83,6 +83,11 @@ def test_yes_no() -> None:
     assert yes_no_outcome(["yes"], "Yes, they did.").label == "correct"  # type: ignore[union-attr]
     assert yes_no_outcome(["no"], "Yes.").label == "incorrect"  # type: ignore[union-attr]
     assert yes_no_outcome(["yes"], "They did.") is None
+    # Chatty openers say it too.
+    nope = yes_no_outcome(["no"], "\U0001f3c0 Nope! He has never played all 82 games.")
+    assert nope is not None and nope.label == "correct"
+    yep = yes_no_outcome(["no"], "Yep, every one of them.")
+    assert yep is not None and yep.label == "incorrect"
     # A bare "yes" to a question whose answer is something else answers nothing asked.
     bare = yes_no_outcome(["paris"], "Yes")
     assert bare is not None and bare.label == "incorrect"

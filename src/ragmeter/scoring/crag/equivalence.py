@@ -489,6 +489,8 @@ def _same_kind(g: Value, v: Value) -> bool:
 
 
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
+# How a reply opens with its yes or no, chatty ones too ("Nope! It didn't ...").
+_SAID_YES_NO = {"yes": "yes", "yep": "yes", "yup": "yes", "yeah": "yes", "no": "no", "nope": "no"}
 
 
 def yes_no_gold(answers: Sequence[str]) -> str | None:
@@ -506,9 +508,9 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
             return RuleOutcome("incorrect", "yes_no", f"{bare} to a question answered otherwise")
         return None
     words = tokens(prediction)
-    if not words or words[0] not in ("yes", "no"):
+    said = _SAID_YES_NO.get(words[0]) if words else None
+    if said is None:
         return None
-    said = words[0]
     if said == gold:
         return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
     return RuleOutcome("incorrect", "yes_no", f"{said} ≠ {gold}")
@@ -1273,7 +1275,7 @@ _DENIAL = re.compile(
 )
 
 
-_OPENS_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
+_OPENS_YES_NO = re.compile(r"^\W*(?:yes|yep|yup|yeah|no|nope)\b", re.IGNORECASE)
 
 
 def corrects_question(query: str, prediction: str) -> bool:
