@@ -463,6 +463,11 @@ def test_a_reply_that_opens_by_denying_the_questions_claim() -> None:
         "There's no **ASAT** in *Legally Blonde*. She took the LSAT.",
     )
     assert corrects_question("why are jack russell terriers so lazy?", "They aren't.")
+    # A chat opener comes before the sentence that corrects.
+    assert corrects_question(
+        "when did the noto earthquake happen in january of 2022?",
+        "Quick correction! The Noto earthquake hit on January 1, 2024, not 2022.",
+    )
     # A "No," answers a yes/no question; a denial of something else corrects nothing.
     assert not corrects_question(
         "was the great gatsby directed by eric till?", "No, it was directed by Baz Luhrmann."

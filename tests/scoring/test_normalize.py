@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.normalize import (
+    answer_sentence,
     contains_in_order,
+    is_chat_opener,
     normalize_answer,
     normalize_text,
     strip_citation_markers,
@@ -96,3 +98,12 @@ def test_markup_is_no_part_of_the_answer() -> None:
     # One numbered line is no list: "20." is the answer.
     assert strip_markup("20. No doubt about it.") == "20. No doubt about it."
     assert strip_markup("Sources: none of them agree") == "Sources: none of them agree"
+
+
+def test_the_answer_sentence_comes_after_a_chat_opener() -> None:
+    assert answer_sentence("Great question! **Paris** is the capital. It has 2M people.") == (
+        "Paris is the capital"
+    )
+    assert answer_sentence("Nope! He never did.") == "Nope"  # an answer, not an opener
+    assert answer_sentence("Sure thing!") == "Sure thing"
+    assert is_chat_opener("Hmm, tough call!") and not is_chat_opener("Selena Gomez!")

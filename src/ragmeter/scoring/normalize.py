@@ -19,9 +19,11 @@ __all__ = [
     "FUNCTION_WORDS",
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
+    "answer_sentence",
     "contains_in_order",
     "contains_words",
     "format_number",
+    "is_chat_opener",
     "normalize_answer",
     "normalize_text",
     "number_value",
@@ -363,3 +365,26 @@ def opening_sentence(text: str) -> str:
     """The sentence ``text`` opens with, its Markdown dropped ("**Zero.** She was ..." ->
     "Zero")."""
     return _SENTENCE_STOP.split(strip_markup(text).strip(), maxsplit=1)[0]
+
+
+# "Great question!", "Hmm, tough call!", "Quick correction!": a chat opener before the
+# sentence that answers.
+_OPENER_WORD = re.compile(
+    r"great|good|fun|nice|tough|tricky|close|interesting|excellent|fair|question|one|call|sure"
+    r"|thing|ooh|oh|hmm|wow|quick|small|correction|note|heads|up|okay|ok|alright|absolutely"
+    r"|happy|glad|to|help"
+)
+_OPENER_MAX_WORDS = 4
+
+
+def is_chat_opener(sentence: str) -> bool:
+    """True for a sentence that only opens a chat reply ("Great question!", "Sure thing!")."""
+    words = re.findall(r"[a-z]+", sentence.lower())
+    return 0 < len(words) <= _OPENER_MAX_WORDS and all(_OPENER_WORD.fullmatch(w) for w in words)
+
+
+def answer_sentence(text: str) -> str:
+    """The opening sentence past any chat opener ("Quick correction! It hit in 2024, not
+    2022." -> "It hit in 2024, not 2022"), its Markdown dropped."""
+    sentences = [s for s in _SENTENCE_STOP.split(strip_markup(text).strip()) if s.strip()]
+    return next((s for s in sentences if not is_chat_opener(s)), sentences[0] if sentences else "")

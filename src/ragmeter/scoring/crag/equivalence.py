@@ -41,8 +41,8 @@ from ragmeter.scoring.crag.values import (
 from ragmeter.scoring.normalize import (
     FUNCTION_WORDS,
     ORDINAL_WORDS,
+    answer_sentence,
     normalize_answer,
-    opening_sentence,
     tokens,
 )
 
@@ -1283,7 +1283,7 @@ def corrects_question(query: str, prediction: str) -> bool:
     in its first sentence, which shares two words of substance with the question ("Chris
     Pratt wasn't married in 2005", "There's no ASAT in Legally Blonde") or is a few words
     ("They aren't."). A reply opening "No," answers a yes/no question; it corrects nothing."""
-    first = opening_sentence(prediction)
+    first = answer_sentence(prediction)
     if _OPENS_YES_NO.match(first):
         return False
     if not _NEGATION.search(first):

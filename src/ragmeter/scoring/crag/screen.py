@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ragmeter.scoring.normalize import is_chat_opener
+
 __all__ = ["ScreenMatch", "screen_hedge", "screen_manipulation"]
 
 ScreenKind = Literal["manipulation", "hedge", "retraction"]
@@ -203,13 +205,6 @@ _DOUBT_OPENING = re.compile(
     re.IGNORECASE,
 )
 
-# "Great question!", "Hmm, tough call!", "Quick correction!": a chat opener before the
-# sentence that gives the answer, which is the one read for soft doubt.
-_OPENER_WORD = re.compile(
-    r"great|good|fun|nice|tough|tricky|close|interesting|excellent|fair|question|one|call|sure"
-    r"|thing|ooh|oh|hmm|wow|quick|small|correction|note|heads|up|okay|ok|alright|absolutely"
-    r"|happy|glad|to|help"
-)
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
     r"\byou\s+(?:mean|are\s+asking\s+about|have\s+in\s+mind)\b",
@@ -259,7 +254,7 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
     if m is not None:
         return _match("retraction", "retraction", m)
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
-    opening = next((i for i, s in enumerate(sentences) if not _only_opener(s)), 0)
+    opening = next((i for i, s in enumerate(sentences) if not is_chat_opener(s)), 0)
     for i, sentence in enumerate(sentences):
         start = text.find(sentence)
         span = (start, start + len(sentence))
@@ -281,8 +276,3 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if _UNSURE.search(read):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
-
-
-def _only_opener(sentence: str) -> bool:
-    words = re.findall(r"[a-z]+", sentence.lower())
-    return bool(words) and len(words) <= 4 and all(_OPENER_WORD.fullmatch(w) for w in words)
