@@ -352,7 +352,7 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
 # average of about 35.3", "the total comes to $1.2 billion".
 _MEASURES = frozenset(["average", "mean", "total", "sum", "combined", "difference", "gain"])
 _NAMED_MEASURE = re.compile(
-    r"\b(?P<measure>average|mean|total|sum|combined|difference|gain)\b(?:\s+[\w-]+){0,3}?\s+"
+    rf"\b(?P<measure>{'|'.join(sorted(_MEASURES))})\b(?:\s+[\w-]+){{0,3}}?\s+"
     r"(?:of|is|was|comes\s+to|works\s+out\s+to|=|:)\s+(?:(?:about|roughly|around|approximately"
     r"|nearly|some|~)\s*)?$",
     re.IGNORECASE,
