@@ -70,11 +70,19 @@ _CANNOT = re.compile(
     r" (?:(?:reliably|confidently|accurately|definitively|precisely|really) )?"
     r"(?:give|tell|say|compute|calculate|determine|identify|name|list|confirm|provide|point to"
     r"|pin down|find|verify|answer|work out|figure out|pinpoint|state|report|look up"
-    r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up)"
+    r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up|match)"
     r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,3}?(?:data|figures?|numbers?"
     r"|prices?|quotes?|records?|stats|statistics|information|info|details|results|totals"
     r"|lists?|breakdowns?|counts?|access)"
     r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
+)
+
+
+# "Abstained: this needs live market data ...", "No answer: confidence 0.19 is under the
+# cutoff", "Confidence below threshold - no answer returned.": a service that abstains says so
+# first, or says that no answer was returned.
+_ABSTAINS = re.compile(
+    r"^(?:abstain(?:ed|ing|s)?|no answer)(?!\S)|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
 )
 
 
@@ -140,8 +148,9 @@ _GUESSING = re.compile(
 
 def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     """A decline no listed phrase holds, as a phrase match: sources said to be silent on the
-    question, or the system saying it cannot give what was asked while it guesses nothing."""
-    m = _SILENT_SOURCES.search(norm)
+    question, an abstention, or the system saying it cannot give what was asked while it
+    guesses nothing."""
+    m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm)
     if m is None and not _GUESSING.search(norm):
         m = _CANNOT.search(norm)
     if m is None:
@@ -151,10 +160,17 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     )
 
 
+_BEST_GUESS = re.compile(r"(?<!\S)best guess(?!\S)")
+
+
 def _hedged_answer(norm: str, start: int, end: int) -> bool:
     """True when the text around a refusal phrase still commits to an answer."""
     before = norm[:start].split()
     if len(before) >= 2 and before[-1] in _CONNECTORS:
+        return True
+    if _BEST_GUESS.search(norm, end):
+        # "Abstained (0.24). Best guess: X-Men.": the guess is its answer, for the rules on
+        # hedges to judge.
         return True
     after = norm[end:].split()
     for i, word in enumerate(after):

@@ -28,6 +28,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import only_declines
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
@@ -38,13 +39,14 @@ from ragmeter.scoring.crag.equivalence import (
     plain_list,
     restates_question,
     settle,
+    unknown_outcome,
     yes_no_gold,
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
-from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
@@ -112,6 +114,17 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     text = strip_markup(strip_citation_markers(prediction))
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
+
+
+def stated_doubt(confidence: ConfidenceReading | None, prediction: str) -> ScreenMatch | None:
+    """The system's own doubt, as a hedge: a stated confidence below the rubric's bar
+    ("Ezna Sands (confidence 0.6)."), or runner-ups beside the answer."""
+    if confidence is None or not confidence.unsure:
+        return None
+    words = confidence.runner_up or confidence.lowest
+    start = max(prediction.find(words), 0)
+    pattern = "alternatives" if confidence.runner_up else "unsure"
+    return ScreenMatch("hedge", pattern, start, start + len(words), words)
 
 
 def _figure_gold(answers: Sequence[str], query: str) -> bool:
@@ -182,6 +195,11 @@ class CragScorer:
             return flagged
         # The screen reads the prediction as submitted; every later step reads it plain.
         cut = read_plainly(cut, answers)
+        # "Selena Gomez - confidence 97%": the rules and judges read the answer without the
+        # confidence a service states beside it; a low one is its own doubt (below).
+        confidence = read_confidence(cut)
+        if confidence is not None:
+            cut = confidence.text
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still
         # read it all, and a hedge anywhere in it still counts).
         said = final_answer(cut) or cut
@@ -249,9 +267,15 @@ class CragScorer:
             return ScoredSample(**common, label="missing", rule="refusal", rule_detail=found.phrase)
         premise_for_judges = (
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
-        ) or (outcome is not None and self._declines_a_premise(outcome.rule, answers, said))
+        ) or (
+            outcome is not None
+            and self._declines_a_premise(outcome.rule, answers, said)
+            # "Confidence below threshold (0.19) - no answer returned." abstains; it points
+            # out no premise.
+            and not (confidence is not None and confidence.unsure)
+        )
         list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
-        hedge = screen_hedge(cut, list_gold=list_gold)
+        hedge = screen_hedge(cut, list_gold=list_gold) or stated_doubt(confidence, prediction)
         if outcome is not None and outcome.label == "correct" and hedge is not None:
             # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
             outcome = None
@@ -287,6 +311,12 @@ class CragScorer:
                     }
                 )
             return judged
+        if hedge is not None and (unknown := unknown_outcome(answers, said)) is not None:
+            # To a question nobody can answer, a reply with no figure gives no answer, however
+            # unsure it is of why ("... no P/E ratio (confidence 0.55)").
+            return ScoredSample(
+                **common, label=unknown.label, rule=unknown.rule, rule_detail=unknown.detail
+            )
         if hedge is not None:
             return ScoredSample(
                 **common,

@@ -178,7 +178,7 @@ _LIST_HEDGE = re.compile(
 _UNSURE = re.compile(
     r"\b(?:not\s+(?:entirely\s+|completely\s+|fully\s+|totally\s+|absolutely\s+|100%\s+"
     r"|quite\s+)?(?:sure|certain)|unsure|uncertain"
-    r"|my\s+(?:best\s+)?(?:guess|estimate)|i(?:'d|\s+would)?\s+estimate"
+    r"|my\s+(?:best\s+)?(?:guess|estimate)|best\s+guess|i(?:'d|\s+would)?\s+estimate"
     r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+verify|i(?:'d|\s+would)\s+guess"
     r"|if\s+i\s+(?:recall|remember)(?:\s+correctly)?"
     r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+be\s+(?:sure|certain))\b",
