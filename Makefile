@@ -48,8 +48,8 @@ demo: install
 	$(RAGMETER) run demo --out $(DEMO_OUT)
 
 lint: install
-	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks tools
+	$(VENV)/bin/ruff format --check src tests benchmarks tools
 
 typecheck: install
 	$(VENV)/bin/mypy

@@ -20,7 +20,7 @@ from typing import Any
 from common import BATCHES, REPO, TOKENIZER, questions_by_id, read_jsonl, write_jsonl
 
 sys.path.insert(0, str(REPO / "src"))
-from ragmeter.scoring.crag.truncate import Truncator  # noqa: E402
+from ragmeter.scoring.crag.truncate import Truncator
 
 LABELS = ("correct", "incorrect", "missing")
 CUT_NOTE = "labeled on the first 75 tokens, all CRAG's scorer reads"
@@ -106,9 +106,7 @@ def _merge_pair(
             final[item["id"]] = (a["label"], note)
         elif item["id"] in decided:
             verdict = decided[item["id"]]
-            note = (
-                f"graders split ({a['label']} / {b['label']}); adjudicated: {verdict['note']}"
-            )
+            note = f"graders split ({a['label']} / {b['label']}); adjudicated: {verdict['note']}"
             final[item["id"]] = (verdict["label"], note)
         else:
             pending.append({**item, "grader1": a, "grader2": b})
@@ -177,7 +175,8 @@ def merge(tag: str) -> None:
             label, note = cut_label, "; ".join(parts)
         rows.append({**item, "expected": label, "note": note})
     write_jsonl(folder / "final.jsonl", rows)
-    print(f"{len(rows)} final labels -> {folder / 'final.jsonl'}: {Counter(r['expected'] for r in rows)}")
+    counts = Counter(row["expected"] for row in rows)
+    print(f"{len(rows)} final labels -> {folder / 'final.jsonl'}: {dict(counts)}")
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Which answers changed between two judge-check runs of the same split, and were they right?
 
-    python diff.py dev BEFORE.jsonl AFTER.jsonl
+python diff.py dev BEFORE.jsonl AFTER.jsonl
 """
 
 from __future__ import annotations
@@ -24,11 +24,14 @@ def main() -> None:
     for (case, old), new in zip(pairs(args.split, args.before), after, strict=True):
         if old["label"] == new["label"]:
             continue
-        mark = "+" if new["label"] == case["expected"] else "-" if old["label"] == case["expected"] else "~"
+        right_now, right_before = new["label"] == case["expected"], old["label"] == case["expected"]
+        mark = "+" if right_now else "-" if right_before else "~"
         gained += mark == "+"
         lost += mark == "-"
-        print(f"{mark} {case['expected']}: {old['label']} -> {new['label']} [{new['rule']}] "
-              f"{case['system']} | {case['query'][:60]} | G: {case['answer'][:40]}")
+        print(
+            f"{mark} {case['expected']}: {old['label']} -> {new['label']} [{new['rule']}] "
+            f"{case['system']} | {case['query'][:60]} | G: {case['answer'][:40]}"
+        )
         print(f"    P: {(new['truncated_prediction'] or '')[:240]}")
     print(f"net {gained - lost:+d} ({gained} gained, {lost} lost)")
 
