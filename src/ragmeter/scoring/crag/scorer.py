@@ -6,12 +6,13 @@
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
 4. the rules, on the prediction read plainly (`read_plainly`: no source markers or
    Markdown, spoken figures in digits, European figures as US ones, the gold company's
-   ticker as its name) and, for a
+   ticker as its name, without a confidence stated beside the answer) and, for a
    reasoning that ends "Answer: X", on X: empty, refusal (unless the reply still guesses a
    figure of the gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough
    one is a hedge; only the year of a date asked is no answer), exact or alias match,
    false premise;
-5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so");
+5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so"),
+   and so is a stated confidence below 0.8 or an answer given with runner-ups;
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
    a schedule for a count per year, one side of a score, a list's items;
 7. the judges (majority vote); with no judge, incorrect flagged ``approximate``.
