@@ -21,6 +21,7 @@ from common import BATCHES, REPO, TOKENIZER, questions_by_id, read_jsonl, write_
 
 sys.path.insert(0, str(REPO / "src"))
 from ragmeter.scoring.crag.truncate import Truncator
+from ragmeter.scoring.meta.judge_check import cohen_kappa
 
 LABELS = ("correct", "incorrect", "missing")
 CUT_NOTE = "labeled on the first 75 tokens, all CRAG's scorer reads"
@@ -60,14 +61,12 @@ def label_files(tag: str) -> None:
     print(f"{tag}: tolabel_a/b written; {len(cut_items)} answers longer than the cut")
 
 
-def kappa(pairs: list[tuple[str, str]]) -> float:
-    """Cohen's kappa of two graders' labels."""
-    n = len(pairs)
-    observed = sum(a == b for a, b in pairs) / n
-    first = Counter(a for a, _ in pairs)
-    second = Counter(b for _, b in pairs)
-    expected = sum(first[label] * second[label] for label in LABELS) / (n * n)
-    return (observed - expected) / (1 - expected) if expected < 1 else 1.0
+def agreement(pairs: list[tuple[str, str]]) -> str:
+    """ "N/M agreed (P%), kappa K" for two graders' labels."""
+    agreed = sum(a == b for a, b in pairs)
+    kappa = cohen_kappa([a for a, _ in pairs], [b for _, b in pairs])
+    shown = "n/a" if kappa is None else f"{kappa:.3f}"
+    return f"{agreed}/{len(pairs)} agreed ({agreed / len(pairs):.1%}), kappa {shown}"
 
 
 def _labels(path: Path) -> dict[str, dict[str, Any]]:
@@ -82,8 +81,8 @@ def _labels(path: Path) -> dict[str, dict[str, Any]]:
 
 def _merge_pair(
     items: list[dict[str, Any]], first: Path, second: Path, decided: dict[str, dict[str, Any]]
-) -> tuple[dict[str, tuple[str, str | None]], list[dict[str, Any]], dict[str, int]]:
-    """Final label and note per id, items still to decide, and counts."""
+) -> tuple[dict[str, tuple[str, str | None]], list[dict[str, Any]], list[tuple[str, str]]]:
+    """Final label and note per id, items still to decide, and the two graders' labels."""
     one, two = _labels(first), _labels(second)
     ids = [item["id"] for item in items]
     lacking = [i for i in ids if i not in one or i not in two]
@@ -110,14 +109,11 @@ def _merge_pair(
             final[item["id"]] = (verdict["label"], note)
         else:
             pending.append({**item, "grader1": a, "grader2": b})
-    agreed = sum(a == b for a, b in pairs)
-    counts = {"n": len(pairs), "agreed": agreed, "unsure": unsure, "identical": identical}
     print(
-        f"  {first.name} / {second.name}: {agreed}/{len(pairs)} agreed "
-        f"({agreed / len(pairs):.1%}), kappa {kappa(pairs):.3f}; one unsure on {unsure}; "
+        f"  {first.name} / {second.name}: {agreement(pairs)}; one unsure on {unsure}; "
         f"identical notes {identical}"
     )
-    return final, pending, counts
+    return final, pending, pairs
 
 
 def merge(tag: str) -> None:
@@ -125,28 +121,23 @@ def merge(tag: str) -> None:
     folder = BATCHES / tag
     adjudicated = folder / "adjudicated.jsonl"
     decided = _labels(adjudicated) if adjudicated.exists() else {}
-    items = read_jsonl(folder / "tolabel_a.jsonl") + read_jsonl(folder / "tolabel_b.jsonl")
+    items: list[dict[str, Any]] = []
     final: dict[str, tuple[str, str | None]] = {}
     pending: list[dict[str, Any]] = []
     pairs_all: list[tuple[str, str]] = []
     for half in ("a", "b"):
         half_items = read_jsonl(folder / f"tolabel_{half}.jsonl")
-        got, todo, _ = _merge_pair(
+        got, todo, pairs = _merge_pair(
             half_items,
             folder / f"labels_{half}_grader1.jsonl",
             folder / f"labels_{half}_grader2.jsonl",
             decided,
         )
+        items += half_items
         final.update(got)
         pending += todo
-        one = _labels(folder / f"labels_{half}_grader1.jsonl")
-        two = _labels(folder / f"labels_{half}_grader2.jsonl")
-        pairs_all += [(one[i["id"]]["label"], two[i["id"]]["label"]) for i in half_items]
-    agreed = sum(a == b for a, b in pairs_all)
-    print(
-        f"{tag} whole answers: {agreed}/{len(pairs_all)} agreed ({agreed / len(pairs_all):.1%}),"
-        f" kappa {kappa(pairs_all):.3f}"
-    )
+        pairs_all += pairs
+    print(f"{tag} whole answers: {agreement(pairs_all)}")
     cut_items = read_jsonl(folder / "tolabel_cut.jsonl")
     cut_final: dict[str, tuple[str, str | None]] = {}
     if cut_items:
