@@ -55,14 +55,10 @@ _BELOW_BAR = re.compile(
 # are read this way only beside a top answer or a runner-up: "Toy Story (100%)" is a rating.
 _BARE_DECIMAL = re.compile(r"\s*\(\s*(?P<value>0?\.\d+)\s*\)")
 _BARE_PERCENT = re.compile(r"\s*\(\s*(?P<value>\d{1,2}(?:\.\d+)?\s*%)\s*\)")
+_OTHER_CANDIDATE = r"runner-?up\s*:|alternatively\b|second\s+choice\b|next\s+most\s+likely\b"
+_RUNNER_UP = re.compile(rf"\b(?:{_OTHER_CANDIDATE})", re.IGNORECASE)
 _CANDIDATES = re.compile(
-    r"\b(?:runner-?up\s*:|top\s+answer\s*:|alternatively\b|second\s+choice\b"
-    r"|next\s+most\s+likely\b|most\s+likely\b)",
-    re.IGNORECASE,
-)
-_RUNNER_UP = re.compile(
-    r"\b(?:runner-?up\s*:|alternatively\b|second\s+choice\b|next\s+most\s+likely\b)",
-    re.IGNORECASE,
+    rf"\b(?:{_OTHER_CANDIDATE}|top\s+answer\s*:|most\s+likely\b)", re.IGNORECASE
 )
 
 
