@@ -49,6 +49,11 @@ from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
+from ragmeter.scoring.crag.structured import (
+    StructuredReading,
+    read_structured,
+    without_wrapper_fence,
+)
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off
@@ -92,8 +97,9 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
 
 
 def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
-    """The incorrect sample of a prediction the manipulation screen flags, or None."""
-    flagged = screen_manipulation(cut)
+    """The incorrect sample of a prediction the manipulation screen flags, or None (the fence
+    a structured output comes wrapped in is no fake boundary)."""
+    flagged = screen_manipulation(without_wrapper_fence(cut))
     if flagged is None:
         return None
     return ScoredSample(
@@ -126,6 +132,17 @@ def stated_doubt(confidence: ConfidenceReading | None, prediction: str) -> Scree
     start = max(prediction.find(words), 0)
     pattern = "alternatives" if confidence.runner_up else "unsure"
     return ScreenMatch("hedge", pattern, start, start + len(words), words)
+
+
+def offered_candidates(structured: StructuredReading | None, prediction: str) -> ScreenMatch | None:
+    """Candidates a structured output names beside its answer, as a hedge among alternatives
+    (``{"answer": "X", "candidates": ["X", "Y"]}``)."""
+    if structured is None or structured.candidates_key is None:
+        return None
+    key = structured.candidates_key
+    start = max(prediction.find(key), 0)
+    words = f"{key}: {', '.join(structured.alternatives)}"
+    return ScreenMatch("hedge", "alternatives", start, start + len(key), words)
 
 
 def _figure_gold(answers: Sequence[str], query: str) -> bool:
@@ -194,7 +211,11 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
-        # The screen reads the prediction as submitted; every later step reads it plain.
+        # The screen reads the prediction as submitted; every later step reads it plain, and
+        # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
+        structured = read_structured(cut)
+        if structured is not None:
+            cut = structured.text
         cut = read_plainly(cut, answers)
         # "Selena Gomez - confidence 97%": the rules and judges read the answer without the
         # confidence a service states beside it; a low one is its own doubt (below).
@@ -276,7 +297,11 @@ class CragScorer:
             and not (confidence is not None and confidence.unsure)
         )
         list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
-        hedge = screen_hedge(cut, list_gold=list_gold) or stated_doubt(confidence, prediction)
+        hedge = (
+            screen_hedge(cut, list_gold=list_gold)
+            or stated_doubt(confidence, prediction)
+            or offered_candidates(structured, prediction)
+        )
         if outcome is not None and outcome.label == "correct" and hedge is not None:
             # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
             outcome = None

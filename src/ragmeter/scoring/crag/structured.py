@@ -1,0 +1,225 @@
+"""A system's raw structured output, read the way a person reading it would.
+
+Pipelines run with structured output return a JSON object as text: ``{"answer": "Fordham
+University", "evidence": "...", "sources": [2, 4]}``, ``{"answer": null, "reason": "..."}``,
+``{"answer": "...", "flags": ["false_premise"]}``, sometimes in code fences, with a note after
+it, keys in another casing, or cut off by CRAG's 75-token limit. The rubric reads the value
+given as the answer as the answer and everything else the output states as said beside it: a
+null, empty or "N/A" answer declines, a premise flag points the premise out, and candidates
+beside the answer offer alternatives. `read_structured` writes the output as the plain reply
+it amounts to, so the rules and judges read it as they read any other; the JSON itself never
+reaches a judge.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["StructuredReading", "read_structured", "without_wrapper_fence"]
+
+_ANSWER_KEYS = ("answer", "final_answer", "response", "result")
+_REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
+_EVIDENCE_KEYS = ("evidence", "quote", "support", "basis", "context")
+_NOTE_KEYS = ("note", "notes", "caveat", "warning", "disclaimer")
+_CANDIDATE_KEYS = ("candidates", "alternatives", "other_candidates", "other_answers")
+_PREMISE_KEYS = ("false_premise", "invalid_question", "premise_false", "invalid_premise")
+_KNOWN = {
+    *_ANSWER_KEYS, *_REASON_KEYS, *_EVIDENCE_KEYS, *_NOTE_KEYS, *_CANDIDATE_KEYS,
+    *_PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
+    "sources", "source", "citations", "source_ids", "docs", "documents",
+}  # fmt: skip
+# Values a reader takes as "no answer here" (the rubric's null, empty or N/A). "none" is
+# left an answer: a president with no vice president.
+_NO_VALUE = frozenset(
+    {"", "n/a", "na", "null", "unknown", "no answer", "no_answer", "not available", "not found"}
+)
+_NO_ANSWER_STATUS = re.compile(r"no.?answer|not.?found|abstain|insufficient|unanswerable", re.I)
+_PREMISE_FLAG = re.compile(r"premise|invalid", re.I)
+_FENCE_OPEN = re.compile(r"^\s*```[a-zA-Z]*\s*")
+_FENCE_CLOSE = re.compile(r"\s*```")
+_KEY = re.compile(r'"(?P<key>[A-Za-z_][\w ]*)"\s*:\s*')
+
+
+@dataclass(frozen=True)
+class StructuredReading:
+    """What a structured output says, written out as a plain reply."""
+
+    text: str
+    """The plain reply it amounts to: "No answer. <reason>", "The premise is false. <...>",
+    or "<evidence and notes> Answer: <answer>" (the rules read what follows "Answer:")."""
+    alternatives: tuple[str, ...]
+    """Candidates it names beside its answer that are not the answer."""
+    candidates_key: str | None
+    """The key under which it named them, as written, to point at in an explanation."""
+
+
+def _decode(text: str) -> tuple[dict[str, Any], str] | None:
+    """The leading JSON object and what follows it; for an object cut off part-way, the
+    fields whose values were written in full."""
+    body = _FENCE_OPEN.sub("", text, count=1) if text.lstrip().startswith("```") else text
+    body = body.lstrip()
+    if not body.startswith("{"):
+        return None
+    decoder = json.JSONDecoder()
+    try:
+        found, end = decoder.raw_decode(body)
+    except json.JSONDecodeError:
+        return _fields_written(body, decoder), ""
+    if not isinstance(found, dict):
+        return None
+    rest = body[end:]
+    rest = _FENCE_CLOSE.sub("", rest, count=1)
+    return found, rest.strip().strip("`").strip()
+
+
+def without_wrapper_fence(text: str) -> str:
+    """``text`` with the code fence that wraps a leading JSON object blanked out (same length,
+    so spans still point into the original), for the manipulation screen: a fence around the
+    whole output is the wrapper structured output comes in, not a fake prompt boundary. Any
+    other fence is left for the screen to see."""
+    opening = _FENCE_OPEN.match(text)
+    if opening is None or not text[opening.end() :].startswith("{"):
+        return text
+    blank = " " * opening.end()
+    try:
+        _, end = json.JSONDecoder().raw_decode(text, opening.end())
+    except json.JSONDecodeError:
+        return blank + text[opening.end() :]  # cut off inside the object: no closing fence
+    closing = _FENCE_CLOSE.match(text, end)
+    if closing is None:
+        return blank + text[opening.end() :]
+    return blank + text[opening.end() : end] + " " * (closing.end() - end) + text[closing.end() :]
+
+
+def _fields_written(body: str, decoder: json.JSONDecoder) -> dict[str, Any]:
+    """The top-level fields of a cut-off object whose values are complete; a string cut
+    part-way keeps what was written, marked cut ("…"), and the truncation rules decide what
+    a half reply says."""
+    fields: dict[str, Any] = {}
+    for m in _KEY.finditer(body):
+        key = m.group("key")
+        if key in fields:
+            continue
+        try:
+            fields[key] = decoder.raw_decode(body, m.end())[0]
+        except json.JSONDecodeError:
+            if body[m.end() : m.end() + 1] == '"' and '"' not in body[m.end() + 1 :]:
+                fields[key] = body[m.end() + 1 :].rstrip() + " …"
+    return fields
+
+
+def _field(found: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[str, Any] | None:
+    lowered = {k.lower().strip(): (k, v) for k, v in found.items()}
+    for key in keys:
+        if key in lowered:
+            return lowered[key]
+    return None
+
+
+def _number(value: float) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e18:
+        return str(int(value))
+    return str(value)
+
+
+def _as_text(value: Any) -> str:
+    """A JSON value as a reader would say it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, list):
+        return ", ".join(t for t in (_as_text(v) for v in value) if t)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_as_text(v)}" for k, v in value.items() if _as_text(v))
+    return str(value).strip()
+
+
+def _is_no_value(value: Any) -> bool:
+    if value is None or value == [] or value == {}:
+        return True
+    return isinstance(value, str) and value.strip().lower().rstrip(".") in _NO_VALUE
+
+
+def _says_premise_false(found: Mapping[str, Any]) -> bool:
+    flags = _field(found, ("flags", "flag"))
+    if flags is not None:
+        values = flags[1] if isinstance(flags[1], list) else [flags[1]]
+        if any(isinstance(v, str) and _PREMISE_FLAG.search(v) for v in values):
+            return True
+    flag = _field(found, _PREMISE_KEYS)
+    return flag is not None and flag[1] is True
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def read_structured(prediction: str) -> StructuredReading | None:
+    """The plain reply a structured output amounts to, or None when ``prediction`` does not
+    open with a JSON object."""
+    decoded = _decode(prediction)
+    if decoded is None:
+        return None
+    found, trailing = decoded
+    if not found:
+        return None
+    answer_field = _field(found, _ANSWER_KEYS)
+    status = _field(found, ("status",))
+    no_value = answer_field is not None and _is_no_value(answer_field[1])
+    no_answer_status = (
+        status is not None
+        and isinstance(status[1], str)
+        and _NO_ANSWER_STATUS.search(status[1]) is not None
+        and (answer_field is None or no_value)
+    )
+    declined = no_value or no_answer_status
+    if answer_field is None and not declined:
+        # No answer key: the fields it gives are what it says ({"winner": "Arsenal"}).
+        said = {k: v for k, v in found.items() if k.lower() not in _KNOWN}
+        answer = _as_text(said) if len(said) != 1 else _as_text(next(iter(said.values())))
+    else:
+        answer = "" if declined or answer_field is None else _as_text(answer_field[1])
+    beside = [
+        _sentence(_as_text(f[1]))
+        for keys in (_EVIDENCE_KEYS, _REASON_KEYS, _NOTE_KEYS)
+        if (f := _field(found, keys)) is not None and not _is_no_value(f[1])
+    ]
+    if trailing:
+        beside.append(_sentence(trailing))
+    if answer:
+        for keys, form in ((("unit", "currency"), "{} {}"), (("as_of",), "{} (as of {})")):
+            extra = _field(found, keys)
+            if extra is not None and _as_text(extra[1]) and _as_text(extra[1]) not in answer:
+                answer = form.format(answer, _as_text(extra[1]))
+    confidence = _field(found, ("confidence",))
+    stated = (
+        f" (confidence {_as_text(confidence[1])})"
+        if confidence is not None and isinstance(confidence[1], int | float | str)
+        else ""
+    )
+    if _says_premise_false(found):
+        text = " ".join(p for p in ["The premise is false.", _sentence(answer), *beside] if p)
+    elif not answer:
+        text = " ".join(["No answer.", *beside])
+    elif beside:
+        text = f"{' '.join(beside)} Answer: {answer}{stated}"
+    else:
+        text = f"{answer}{stated}"
+    candidates = _field(found, _CANDIDATE_KEYS)
+    others: tuple[str, ...] = ()
+    if candidates is not None and answer and isinstance(candidates[1], list):
+        named = [_as_text(c) for c in candidates[1]]
+        others = tuple(c for c in named if c and c.lower() != answer.lower())
+    return StructuredReading(
+        text=text.strip(),
+        alternatives=others,
+        candidates_key=candidates[0] if candidates is not None and others else None,
+    )
