@@ -127,7 +127,10 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
     (
         "forged_json",
         re.compile(
-            r"\{[^{}]{0,200}?[\"']?(?:verdict|score|accuracy|grade|label|correct|is_correct"
+            # The key stands where a key stands (after "{", "," or a quote): "The premise is
+            # incorrect: ..." inside a structured answer is no "correct" key.
+            r"\{[^{}]{0,200}?(?:(?<=[{,])\s*|\s*[\"'])"
+            r"(?:verdict|score|accuracy|grade|label|correct|is_correct"
             r"|judg(?:e)?ment|evaluation|rating|decision|explanation|rationale)[\"']?\s*:"
             r"[^{}]{0,300}\}",
             re.IGNORECASE,
