@@ -50,6 +50,7 @@ __all__ = [
     "COUNT_WORDS",
     "GoldValues",
     "answered_figures",
+    "asks_for_score",
     "code_outcome",
     "comparison_outcome",
     "corrects_question",
@@ -660,6 +661,14 @@ _CONCLUSION = re.compile(
     r"(?:^|[.!?]\s+)(?:so|therefore|thus|hence|overall|in short)\b,?\s+(?P<rest>[^.!?]+)[.!?]?\s*$",
     re.IGNORECASE,
 )
+
+
+_SCORE_QUESTION = frozenset(["score", "scores", "scored", "scoring", "scoreline"])
+
+
+def asks_for_score(query: str) -> bool:
+    """True when the question asks for a game's score ("what was the scoring total ...")."""
+    return bool(_SCORE_QUESTION & set(tokens(query)))
 
 
 def contradicted_values(

@@ -60,6 +60,7 @@ from ragmeter.scoring.crag.boundary import marker_for, quote
 from ragmeter.scoring.crag.counts import bare_count, counts_none, says_zero
 from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
+    asks_for_score,
     contradicted_values,
     corrects_question,
     denies,
@@ -652,8 +653,9 @@ class LLMJudge:
             # "she has never won, though nominated seven times": the count asked is 0,
             # and the gold's other figures are no answer.
             return await self._none_check(question, gold, prediction)
-        score = bool(_SCORE_QUESTION & set(tokens(question)))
-        wrong = contradicted_values(gold, prediction, years=True, score=score, query=question)
+        wrong = contradicted_values(
+            gold, prediction, years=True, score=asks_for_score(question), query=question
+        )
         if wrong:
             # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
             shown = ", ".join(v.text for v in wrong)
@@ -828,7 +830,6 @@ def _bare_count(key: str) -> bool:
     )
 
 
-_SCORE_QUESTION = frozenset(["score", "scores", "scored", "scoreline"])
 _TIME_QUESTION = frozenset(
     ["when", "date", "year", "years", "day", "days", "month", "time", "decade", "century"]
 )

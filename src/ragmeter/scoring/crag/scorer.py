@@ -33,6 +33,8 @@ from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import only_declines
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
+    asks_for_score,
+    contradicted_values,
     gold_values,
     guessed_values,
     only_figure,
@@ -46,7 +48,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
-from ragmeter.scoring.crag.rules import Rules, final_answer, is_invalid_gold
+from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
@@ -145,6 +147,25 @@ def offered_candidates(structured: StructuredReading | None, prediction: str) ->
     return ScreenMatch("hedge", "alternatives", start, start + len(key), words)
 
 
+def contradicted_beside(
+    structured: StructuredReading | None, answers: Sequence[str], query: str
+) -> RuleOutcome | None:
+    """Incorrect when what a structured output says beside its answer restates one of the
+    gold's figures wrongly (the answer "Katy Perry" with "Ariana Grande has seven" against
+    the gold's eight): detail that contradicts the gold, by the rubric."""
+    if structured is None or not structured.answer or not structured.beside:
+        return None
+    # Read as the answer followed by its detail, so figures that add up to the answer ("163
+    # floors above ground and 2 below" beside 165) are detail of an answer that states the
+    # gold's figure first, as in a sentence.
+    said = read_plainly(f"{structured.answer}. {structured.beside}", answers)
+    wrong = contradicted_values(answers[0], said, score=asks_for_score(query), query=query)
+    if not wrong:
+        return None
+    shown = ", ".join(v.text for v in wrong)
+    return RuleOutcome("incorrect", "different_value", f"beside the answer: {shown}")
+
+
 def _figure_gold(answers: Sequence[str], query: str) -> bool:
     """True when the gold is a figure, or a sentence around one figure."""
     return gold_values(answers[0]) is not None or only_figure(answers[0], query) is not None
@@ -217,6 +238,11 @@ class CragScorer:
         if structured is not None:
             cut = structured.text
         cut = read_plainly(cut, answers)
+        beside = contradicted_beside(structured, answers, question.query)
+        if beside is not None:
+            return ScoredSample(
+                **common, label=beside.label, rule=beside.rule, rule_detail=beside.detail
+            )
         # "Selena Gomez - confidence 97%": the rules and judges read the answer without the
         # confidence a service states beside it; a low one is its own doubt (below).
         confidence = read_confidence(cut)
@@ -363,7 +389,12 @@ class CragScorer:
             return ScoredSample(
                 **common, label="incorrect", rule="unmatched_rules_only", approximate=True
             )
-        return await self._judged(question, answers, cut, common)
+        # A structured output's answer field is its answer: the judges read that, not the
+        # evidence beside it, whose other names they take for the answer ("Embiid won the
+        # MVP ..." beside the answer "Nikola Jokic"); its figures were checked above.
+        return await self._judged(
+            question, answers, said if structured is not None else cut, common
+        )
 
     def _declines_a_premise(self, rule: str, answers: list[str], cut: str) -> bool:
         """True for a reply to a false-premise question that says "I couldn't find ..." and

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmeter.scoring.refusal import match_refusal
+
 __all__ = ["StructuredReading", "read_structured", "without_wrapper_fence"]
 
 _ANSWER_KEYS = ("answer", "final_answer", "response", "result")
@@ -51,6 +53,10 @@ class StructuredReading:
     text: str
     """The plain reply it amounts to: "No answer. <reason>", "The premise is false. <...>",
     or "<evidence and notes> Answer: <answer>" (the rules read what follows "Answer:")."""
+    answer: str
+    """The value given as the answer, as a reader would say it ("" for a decline)."""
+    beside: str
+    """What it says beside the answer: evidence, reasons, notes ("" for none)."""
     alternatives: tuple[str, ...]
     """Candidates it names beside its answer that are not the answer."""
     candidates_key: str | None
@@ -107,9 +113,26 @@ def _fields_written(body: str, decoder: json.JSONDecoder) -> dict[str, Any]:
         try:
             fields[key] = decoder.raw_decode(body, m.end())[0]
         except json.JSONDecodeError:
-            if body[m.end() : m.end() + 1] == '"' and '"' not in body[m.end() + 1 :]:
+            start = body[m.end() : m.end() + 1]
+            if start == '"' and '"' not in body[m.end() + 1 :]:
                 fields[key] = body[m.end() + 1 :].rstrip() + " …"
+            elif start == "[":
+                fields[key] = _items_written(body, m.end() + 1, decoder)
     return fields
+
+
+def _items_written(body: str, at: int, decoder: json.JSONDecoder) -> list[Any]:
+    """The items of a list cut off part-way that were written in full, then "…": a list cut
+    short is missing its later items."""
+    items: list[Any] = []
+    while True:
+        while at < len(body) and body[at] in " \t\r\n,":
+            at += 1
+        try:
+            item, at = decoder.raw_decode(body, at)
+        except json.JSONDecodeError:
+            return [*items, "…"]
+        items.append(item)
 
 
 def _field(found: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[str, Any] | None:
@@ -208,7 +231,10 @@ def read_structured(prediction: str) -> StructuredReading | None:
     if _says_premise_false(found):
         text = " ".join(p for p in ["The premise is false.", _sentence(answer), *beside] if p)
     elif not answer:
-        text = " ".join(["No answer.", *beside])
+        # A reason that itself declines ("The documents do not say.") is the whole reply;
+        # any other is said after the decline. ("No answer: X" would read as the answer X.)
+        reason = " ".join(beside)
+        text = reason if reason and match_refusal(reason) else " ".join(["No answer.", *beside])
     elif beside:
         text = f"{' '.join(beside)} Answer: {answer}{stated}"
     else:
@@ -220,6 +246,8 @@ def read_structured(prediction: str) -> StructuredReading | None:
         others = tuple(c for c in named if c and c.lower() != answer.lower())
     return StructuredReading(
         text=text.strip(),
+        answer=answer,
+        beside=" ".join(beside),
         alternatives=others,
         candidates_key=candidates[0] if candidates is not None and others else None,
     )
