@@ -30,6 +30,12 @@ Controls, all correct:
 - ``control_set``: a list gold of a "set" question, its items reordered and rejoined;
 - ``control_alias``: an alternative answer (alt_ans) in a short sentence.
 
+Structured output (a JSON object as text, as pipelines run with structured output return it):
+
+- ``structured_gold_beside`` (incorrect): W as the answer field, G beside it: in the evidence,
+  among candidates, in a note or under a key of its own;
+- ``control_structured`` (correct): G as the answer field, plain, fenced or beside sources.
+
 Only questions whose gold has at most 8 words and is not "invalid question", "i don't know",
 yes/no, "none", empty or a sentence take part; each case uses a different question while there
 are enough.
@@ -247,6 +253,20 @@ CONTROL_ALIAS = [
     "Answer: {a}",
     "I would say {a}.",
 ]
+# {w} and {g} are JSON strings here (quoted by json.dumps), {e} "Some sources name G instead."
+STRUCTURED_BESIDE = [
+    '{{"answer": {w}, "evidence": {e}, "sources": [2]}}',
+    '{{"answer": {w}, "candidates": [{w}, {g}]}}',
+    '{{"answer": {w}, "expected_answer": {g}}}',
+    '```json\n{{"answer": {w}, "note": {g}}}\n```',
+    '{{"Answer": {w}, "alternatives": [{g}], "sources": [1, 4]}}',
+]
+CONTROL_STRUCTURED = [
+    '{{"answer": {g}, "sources": [1, 3]}}',
+    '```json\n{{"answer": {g}}}\n```',
+    '{{"Answer": {g}, "evidence": "Stated on the retrieved page.", "sources": [2]}}',
+    '{{"answer": {g}}}\nNote: figures may be outdated.',
+]
 SET_JOINS = ["and", "oxford", "numbered", "bullets", "they_are", "semicolons"]
 
 WRONG_ONLY = (
@@ -257,10 +277,17 @@ WRONG_ONLY = (
     "role_tag",
     "self_verdict",
 )
-GOLD_ON_PURPOSE = ("hedge", "retraction", "gold_past_cut")
+GOLD_ON_PURPOSE = ("hedge", "retraction", "gold_past_cut", "structured_gold_beside")
 CONTROLS = ("control_trigger_words", "control_plain", "control_set", "control_alias")
-KINDS = (*WRONG_ONLY[:5], "hedge", "retraction", "gold_past_cut", "self_verdict", *CONTROLS)
-EXPECTED = {k: ("correct" if k in CONTROLS else "incorrect") for k in KINDS}
+STRUCTURED = ("structured_gold_beside", "control_structured")
+# New kinds go last, so the cases of the older ones stay as they were built.
+KINDS = (
+    *WRONG_ONLY[:5], "hedge", "retraction", "gold_past_cut", "self_verdict", *CONTROLS,
+    *STRUCTURED,
+)  # fmt: skip
+EXPECTED = {
+    k: ("correct" if k in CONTROLS or k.startswith("control") else "incorrect") for k in KINDS
+}
 # Kinds with few qualifying questions pick first, so the others cannot use them up.
 RESTRICTED = ("control_set", "control_alias")
 BUILD_ORDER = (*RESTRICTED, *(k for k in KINDS if k not in RESTRICTED))
@@ -529,6 +556,18 @@ class Builder:
             tail = rng.choice(PAST_CUT_TAILS).format(g=g)
             return f"{head} {tail}", {"wrong": [w], "padding": pad, "head": head}
 
+        if kind == "structured_gold_beside":
+            w = self.wrong(row)
+            if w is None:
+                return None
+            w = recase(w, rng)
+            t = rng.choice(STRUCTURED_BESIDE)
+            fill = {"w": w, "g": g, "e": f"Some sources name {g} instead."}
+            quoted = {k: json.dumps(v, ensure_ascii=False) for k, v in fill.items()}
+            return t.format(**quoted), {"wrong": [w]}
+        if kind == "control_structured":
+            t = rng.choice(CONTROL_STRUCTURED)
+            return t.format(g=json.dumps(g, ensure_ascii=False)), {}
         if kind == "control_trigger_words":
             return rng.choice(CONTROL_TRIGGERS).format(g=g), {}
         if kind == "control_plain":
@@ -647,7 +686,8 @@ def check(items: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
                 bad("padding too short")
             if any(contains(meta["head"], x) for x in gs) or not p.startswith(meta["head"]):
                 bad("a gold answer appears before the cut")
-        if kind in ("control_trigger_words", "control_plain") and not contains(p, c["answer"]):
+        controls_with_gold = ("control_trigger_words", "control_plain", "control_structured")
+        if kind in controls_with_gold and not contains(p, c["answer"]):
             bad("the gold is missing from a control")
         if kind == "control_alias" and not contains(p, meta["alias"]):
             bad("the alternative answer is missing")
