@@ -67,6 +67,8 @@ def test_candidates_beside_the_answer_are_alternatives() -> None:
     assert (found.alternatives, found.candidates_key) == (("3M",), "candidates")
     alone = read_structured('{"answer": "Boeing", "candidates": ["boeing"]}')
     assert alone is not None and alone.candidates_key is None
+    priced = read_structured('{"answer": 29, "unit": "USD", "candidates": [29]}')
+    assert priced is not None and priced.candidates_key is None
 
 
 @pytest.fixture(scope="module")

@@ -217,6 +217,7 @@ def read_structured(prediction: str) -> StructuredReading | None:
     ]
     if trailing:
         beside.append(_sentence(trailing))
+    value = answer  # as given, before its unit and date are added
     if answer:
         for keys, form in ((("unit", "currency"), "{} {}"), (("as_of",), "{} (as of {})")):
             extra = _field(found, keys)
@@ -243,7 +244,7 @@ def read_structured(prediction: str) -> StructuredReading | None:
     others: tuple[str, ...] = ()
     if candidates is not None and answer and isinstance(candidates[1], list):
         named = [_as_text(c) for c in candidates[1]]
-        others = tuple(c for c in named if c and c.lower() != answer.lower())
+        others = tuple(c for c in named if c and c.lower() != value.lower())
     return StructuredReading(
         text=text.strip(),
         answer=answer,
