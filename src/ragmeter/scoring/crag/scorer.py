@@ -4,7 +4,9 @@
 2. the prediction is cut to its first 75 tokens (what CRAG scores);
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
-4. the rules, on the prediction read plainly (`read_plainly`: no source markers or
+4. the rules, on the prediction read plainly (a structured output, JSON text, as the reply
+   it amounts to, whose figures beside the answer must not contradict the gold's;
+   `read_plainly`: no source markers or
    Markdown, spoken figures in digits, European figures as US ones, the gold company's
    ticker as its name, without a confidence stated beside the answer) and, for a
    reasoning that ends "Answer: X", on X: empty, refusal (unless the reply still guesses a
@@ -15,7 +17,8 @@
    and so is a stated confidence below 0.8 or an answer given with runner-ups;
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
    a schedule for a count per year, one side of a score, a list's items;
-7. the judges (majority vote); with no judge, incorrect flagged ``approximate``.
+7. the judges (majority vote; of a structured output they read the answer field); with no
+   judge, incorrect flagged ``approximate``.
 
 Usable on its own from Python::
 
@@ -166,6 +169,13 @@ def contradicted_beside(
     return RuleOutcome("incorrect", "different_value", f"beside the answer: {shown}")
 
 
+def _ruled(common: dict[str, Any], outcome: RuleOutcome) -> ScoredSample:
+    """The sample a rule's outcome decides."""
+    return ScoredSample(
+        **common, label=outcome.label, rule=outcome.rule, rule_detail=outcome.detail
+    )
+
+
 def _figure_gold(answers: Sequence[str], query: str) -> bool:
     """True when the gold is a figure, or a sentence around one figure."""
     return gold_values(answers[0]) is not None or only_figure(answers[0], query) is not None
@@ -240,9 +250,7 @@ class CragScorer:
         cut = read_plainly(cut, answers)
         beside = contradicted_beside(structured, answers, question.query)
         if beside is not None:
-            return ScoredSample(
-                **common, label=beside.label, rule=beside.rule, rule_detail=beside.detail
-            )
+            return _ruled(common, beside)
         # "Selena Gomez - confidence 97%": the rules and judges read the answer without the
         # confidence a service states beside it; a low one is its own doubt (below).
         confidence = read_confidence(cut)
@@ -332,9 +340,7 @@ class CragScorer:
             # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
             outcome = None
         if outcome is not None and not premise_for_judges:
-            return ScoredSample(
-                **common, label=outcome.label, rule=outcome.rule, rule_detail=outcome.detail
-            )
+            return _ruled(common, outcome)
         if premise_for_judges:
             # No phrase says "invalid question", but real answers debunk a premise in their
             # own words ("X never played for Y"): the judges are asked about the premise.
@@ -366,9 +372,7 @@ class CragScorer:
         if hedge is not None and (unknown := unknown_outcome(answers, said)) is not None:
             # To a question nobody can answer, a reply with no figure gives no answer, however
             # unsure it is of why ("... no P/E ratio (confidence 0.55)").
-            return ScoredSample(
-                **common, label=unknown.label, rule=unknown.rule, rule_detail=unknown.detail
-            )
+            return _ruled(common, unknown)
         if hedge is not None:
             return ScoredSample(
                 **common,
@@ -379,9 +383,7 @@ class CragScorer:
             )
         settled = settle(question.query, answers, said, list_gold=list_gold)
         if settled is not None:
-            return ScoredSample(
-                **common, label=settled.label, rule=settled.rule, rule_detail=settled.detail
-            )
+            return _ruled(common, settled)
         # To "Is X the film's first title?", "The film was first titled X." says yes.
         if yes_no_gold(answers) is None and restates_question(question.query, cut):
             return ScoredSample(**common, label="missing", rule="restates_question")
