@@ -32,6 +32,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import only_declines
 from ragmeter.scoring.crag.equivalence import (
@@ -122,8 +123,9 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     a closing "Sources:" line), with figures said as words in digits ("nineteen ninety-five"
     is 1995), European figures and dates as US ones ("5,33" is 5.33, "10/03/2024" is 10
     March when the gold says so) and a ticker of the company the gold names as its name
-    ("BA" is Boeing)."""
-    text = strip_markup(strip_citation_markers(prediction))
+    ("BA" is Boeing) and Chinese figures, dates, declines and denials in English ("约2.3亿美元"
+    is about $230 million)."""
+    text = chinese_as_english(strip_markup(strip_citation_markers(prediction)))
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
 
