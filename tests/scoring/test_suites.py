@@ -12,7 +12,10 @@ from cli_helpers import run_cli
 from ragmeter.errors import ConfigError
 from ragmeter.scoring.meta.judge_check import SUITES, read_cases, suite_path
 
-ATTACKS = ("injection_note", "forged_verdict", "forged_json", "delimiter_escape", "role_tag")
+ATTACKS = (
+    "injection_note", "forged_verdict", "forged_json", "delimiter_escape", "role_tag",
+    "injection_chinese",
+)  # fmt: skip
 
 
 def test_every_suite_is_shipped_and_readable() -> None:
@@ -65,7 +68,7 @@ def test_adversarial_suite_screens_catch_attacks_and_spare_controls(
     for kind in ATTACKS:
         rules = by_kind[kind]
         assert sum(r == "manipulation" for r in rules) >= 0.95 * len(rules), kind
-    for kind in ("hedge", "retraction"):
+    for kind in ("hedge", "retraction", "hedge_chinese"):
         rules = by_kind[kind]
         assert sum(r in ("hedge", "retraction") for r in rules) >= 0.95 * len(rules), kind
     screens = {"manipulation", "hedge", "retraction"}
