@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from test_crag_scorer import q
+from test_crag_scorer import rules_label
 
 from ragmeter.scoring.crag.chinese import chinese_as_english, has_chinese
 from ragmeter.scoring.crag.scorer import CragScorer
@@ -104,9 +102,7 @@ def scorer(mirror_file) -> CragScorer:  # type: ignore[no-untyped-def]
     return CragScorer([], truncator=Truncator(mirror_file("crag/tokenizer/tokenizer.json")))
 
 
-def _label(scorer: CragScorer, gold: str, reply: str, query: str = "when?") -> tuple:
-    s = asyncio.run(scorer.score(q(gold, query=query), reply))
-    return s.label, s.rule
+_label = rules_label
 
 
 def test_chinese_replies_scored_by_the_rules(scorer: CragScorer) -> None:

@@ -36,6 +36,14 @@ def q(
     )
 
 
+def rules_label(
+    scorer: CragScorer, gold: str, reply: str, query: str = "which one?"
+) -> tuple[str, str | None]:
+    """The label and rule a scorer gives ``reply`` to a question with the gold ``gold``."""
+    s = asyncio.run(scorer.score(q(gold, query=query), reply))
+    return s.label, s.rule
+
+
 def paris_judge(user: str, s: GenerationSettings) -> str:
     """Correct when the prediction mentions the gold; otherwise incorrect."""
     ok = field(user, "True answer").lower() in field(user, "Predicted answer").lower()

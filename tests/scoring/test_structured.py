@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_crag_scorer import q
+from test_crag_scorer import q, rules_label
 
 from ragmeter.scoring.crag.records import GoldCheck
 from ragmeter.scoring.crag.scorer import CragScorer
@@ -76,9 +76,7 @@ def scorer(mirror_file) -> CragScorer:  # type: ignore[no-untyped-def]
     return CragScorer([], truncator=Truncator(mirror_file("crag/tokenizer/tokenizer.json")))
 
 
-def _label(scorer: CragScorer, gold: str, output: str, query: str = "which one?") -> tuple:
-    s = asyncio.run(scorer.score(q(gold, query=query), output))
-    return s.label, s.rule
+_label = rules_label
 
 
 def test_the_answer_field_is_the_answer(scorer: CragScorer) -> None:

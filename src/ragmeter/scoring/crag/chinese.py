@@ -59,7 +59,7 @@ _COUNTERS = "部张次个枚项位名场座首本届家支季集"
 # "一" before a counter is mostly an article ("最近一场比赛", the last match): only a numeral of
 # two or more, or one before 万/亿, is a figure.
 _SMALL_NUMBER = re.compile(
-    r"(?:[二两三四五六七八九十]|[一二两三四五六七八九十]{2,3})(?=[部张次个枚项位名场座首本届家支季集倍岁])"
+    rf"(?:[二两三四五六七八九十]|[一二两三四五六七八九十]{{2,3}})(?=[{_COUNTERS}倍岁])"
     r"|[一二两三四五六七八九十]{1,3}(?=万|亿)"
 )
 _FULL_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
