@@ -71,9 +71,11 @@ _RANGE = re.compile(r"(\d)\s*(年?)\s*[至到]\s*(?=\d)")
 _ORDINAL = re.compile(r"第\s*(\d+)\s*[届名个次部季集位场轮]?")
 _ABOUT = re.compile(r"(?:大约|大概|约)(?:为|有|是|含)?\s*(?=[-$\d])")
 _MORE_THAN = re.compile(rf"({_NUM})\s*多(?=[{_COUNTERS}万亿])")
-_AROUND_AFTER = re.compile(rf"({_NUM}\s*(?:万亿|亿|万)?\s*(?:美元|元|人民币)?)\s*左右")
-_SCALED = re.compile(rf"({_NUM})\s*(万亿|亿|万)\s*(美元|元|人民币|欧元|英镑)?")
-_CURRENCY = re.compile(rf"({_NUM})\s*(美元|元|人民币|欧元|英镑)")
+_MONEY = {"美元": "${}", "欧元": "€{}", "英镑": "£{}", "元": "{} yuan", "人民币": "{} yuan"}
+_MONEY_WORDS = _longest_first(_MONEY).pattern
+_AROUND_AFTER = re.compile(rf"({_NUM}\s*(?:万亿|亿|万)?\s*(?:{_MONEY_WORDS})?)\s*左右")
+_SCALED = re.compile(rf"({_NUM})\s*(万亿|亿|万)\s*({_MONEY_WORDS})?")
+_CURRENCY = re.compile(rf"({_NUM})\s*({_MONEY_WORDS})")
 _UNITS = {
     "平方公里": "km²", "公里": "km", "千米": "km", "公斤": "kg", "千克": "kg", "克": "g",
     "英亩": "acres", "英尺": "ft", "英里": "miles", "米": "m", "股": "shares",
@@ -81,9 +83,8 @@ _UNITS = {
     "倍": "times",
 }  # fmt: skip
 _UNIT = re.compile(
-    rf"({_NUM}(?:\s(?:thousand|million|billion|trillion))?)\s*("
-    + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
-    + rf"|[{_COUNTERS}])"
+    rf"({_NUM}(?:\s(?:thousand|million|billion|trillion))?)\s*"
+    rf"({_longest_first(_UNITS).pattern}|[{_COUNTERS}])"
 )
 _SCALES = [(Decimal(10) ** 12, "trillion"), (Decimal(10) ** 9, "billion")]
 _SCALES += [(Decimal(10) ** 6, "million"), (Decimal(10) ** 3, "thousand")]
@@ -178,15 +179,7 @@ def _scaled(number: str, factor: int) -> str:
 
 
 def _money(amount: str, currency: str | None) -> str:
-    if currency == "美元":
-        return f"${amount}"
-    if currency == "欧元":
-        return f"€{amount}"
-    if currency == "英镑":
-        return f"£{amount}"
-    if currency in ("元", "人民币"):
-        return f"{amount} yuan"
-    return amount
+    return _MONEY[currency].format(amount) if currency else amount
 
 
 def _month(number: str) -> str | None:
