@@ -78,6 +78,13 @@ def test_precision_and_kinds() -> None:
     assert one("over 4,000 miles").qualified
     assert one("it may be 5").kind == "number"  # "may" alone is no month
     assert find_values("COVID-19 hit in") == []  # a number glued to a word is part of a name
+    # Grams glued to their number are grams; an upper-case "G" is a network generation.
+    assert [(v.amount, v.unit) for v in find_values("14g of fat, 200mg")] == [
+        (14, "gram"),
+        (200, "milligram"),
+    ]
+    assert find_values("a 5G phone") == []
+    assert surely_different(one("14g"), one("21 g"))
     assert [v.amount for v in find_values("won 3-2")] == [3, 2]
     # A range of days is two dates; the second year of a season is a year.
     days = find_values("Feb 1-7, 2024")

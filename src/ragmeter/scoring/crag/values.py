@@ -97,6 +97,12 @@ _UNIT_ALIASES = {
     "kg": "kilogram",
     "kilogram": "kilogram",
     "kilograms": "kilogram",
+    "g": "gram",
+    "gram": "gram",
+    "grams": "gram",
+    "mg": "milligram",
+    "milligram": "milligram",
+    "milligrams": "milligram",
     "lb": "pound",
     "lbs": "pound",
     "year": "year",
@@ -177,7 +183,7 @@ _SCALED = re.compile(
     rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})\s?(thousand|million|billion|trillion)\b", re.IGNORECASE
 )
 # A unit may be glued to its number ("1,776ft", "42km"); other letters make a code ("3D").
-_GLUED_UNIT = r"(?=(?:ft|km|cm|mm|kg|lbs?|mi|mph|oz|gb|mb|tb)\b)"
+_GLUED_UNIT = r"(?=(?:ft|km|cm|mm|kg|lbs?|mi|mph|oz|gb|mb|tb|(?-i:g|mg))\b)"
 _PLAIN = re.compile(
     rf"(?<![\w.])(?<![A-Za-z]-)(-?(?:{_NUM}))(st|nd|rd|th)?(?:(?![\w])|{_GLUED_UNIT})",
     re.IGNORECASE,
