@@ -100,6 +100,29 @@ def test_markup_is_no_part_of_the_answer() -> None:
     assert strip_markup("Sources: none of them agree") == "Sources: none of them agree"
 
 
+def test_tables_links_and_labels_are_read_as_plain_text() -> None:
+    # A table's rows are list items (the first cell names the item, the rest is detail);
+    # its rule line goes, and a row cut short is still an item.
+    table = "| Team | Pts |\n|---|---|\n| Real Madrid | 18 |\n| Napoli | 10 |\n| Braga ("
+    assert strip_markup(table) == "Team, Pts:\n- Real Madrid (18)\n- Napoli (10)\n- Braga ("
+    # A link reads as its text; addresses, footnote notes and a closing list of sources go,
+    # so the dates and ids in a path are no figure of the answer.
+    linked = (
+        "Opened **Sept 28, 2012**.[^1] See [Box Office Mojo](https://x.com/title/tt1981677/)."
+        "\n\n[^1]: https://www.boxofficemojo.com/2012/09/28/\n\nSources:\n- https://a.com/1\n"
+        "- https://b.com/2024/03/12/"
+    )
+    assert strip_markup(linked) == "Opened Sept 28, 2012.[^1] See Box Office Mojo.\n\n"
+    assert strip_markup("Nolan.\nSource: https://www.imdb.com/title/tt0468569/") == "Nolan."
+    assert strip_markup("### Details\nIt is 1,122 m².") == "Details\nIt is 1,122 m²."
+    # An opening label names what follows; the same word later in the text stays.
+    assert strip_markup("**Short answer:** No. The answer: yes.") == "No. The answer: yes."
+    assert strip_markup("TL;DR: 0 goals") == "0 goals"
+    assert answer_sentence("Quick correction: it is set in WWII, not WWI.") == (
+        "it is set in WWII, not WWI"
+    )
+
+
 def test_the_answer_sentence_comes_after_a_chat_opener() -> None:
     assert answer_sentence("Great question! **Paris** is the capital. It has 2M people.") == (
         "Paris is the capital"

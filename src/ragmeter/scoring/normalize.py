@@ -346,16 +346,74 @@ _NUMBERED_ITEM = re.compile(r"^([ \t]*)\d{1,2}[.)][ \t]+", re.MULTILINE)
 _EMPHASIS = re.compile(r"(?<!\d)\*+|\*+(?!\d)|(?<![\w_])__|__(?![\w_])")
 
 
+# A closing "Sources:" heading over a list of them, to the end of the text.
+_SOURCES_BLOCK = re.compile(
+    r"\n[ \t]*(?:sources?|references?)[ \t]*:[ \t]*"
+    r"(?:\n[ \t]*(?:[-*+\u2022]|\d{1,2}[.)]|\[\^?\d{1,3}\]:?)[^\n]*)+\s*$",
+    re.IGNORECASE,
+)
+# "[ESPN](https://www.espn.com/...)" reads as "ESPN"; a bare address is a citation, and the
+# dates and ids in its path ("/2024/03/12/", "tt0468569") are no figure of the answer.
+_LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.)[^)\s]*\)")
+_URL = re.compile(r"<?(?:https?://|www\.)[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]>?")
+_FOOTNOTE_NOTE = re.compile(r"^[ \t]*\[\^?\d{1,3}\]:[^\n]*(?:\n|$)", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|?)+[ \t]*")
+_TABLE_ROW = re.compile(r"[ \t]*\|(.*[^|\s].*)")
+
+
+# "**Short answer:** No.", "TL;DR: 0", "Quick correction: ...": a label the reply opens with
+# names what follows; it is no part of the answer.
+_ANSWER_LABEL = re.compile(
+    r"^\s*(?:short answer|answer|tl;?\s?dr|in short|bottom line|quick correction"
+    r"|small correction|correction)[ \t]*:[ \t]*",
+    re.IGNORECASE,
+)
+
+
+def _plain_table_row(cells: list[str], header: bool) -> str:
+    # A row is a list item: its first cell names the thing, the rest is detail about it
+    # ("| Napoli | 10 |" -> "- Napoli (10)"); the header row leads in to the list.
+    if header:
+        return ", ".join(cells) + ":"
+    rest = f" ({'; '.join(cells[1:])})" if len(cells) > 1 else ""
+    return f"- {cells[0]}{rest}"
+
+
+def _plain_tables(text: str) -> str:
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if "-" in line and _TABLE_RULE.fullmatch(line):
+            continue
+        row = _TABLE_ROW.fullmatch(line)
+        if row is None:
+            out.append(line)
+            continue
+        cells = [c.strip() for c in row.group(1).split("|") if c.strip()]
+        if not cells:
+            continue
+        header = i + 1 < len(lines) and bool(_TABLE_RULE.fullmatch(lines[i + 1]))
+        out.append(_plain_table_row(cells, header))
+    return "\n".join(out)
+
+
 def strip_markup(text: str) -> str:
     """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**"), list
-    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), and a closing
-    "Sources:" line. None of it is part of the answer; "1." is no figure of it."""
-    text = _SOURCES_LINE.sub("", text)
+    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), headings, links read
+    as their text, bare addresses and footnote notes dropped, table rows as list items, and
+    a closing "Sources:" line or list, and an opening label ("Short answer:", "TL;DR:").
+    None of it is part of the answer; "1." is no figure of it."""
+    text = _SOURCES_BLOCK.sub("", text)
+    text = _URL.sub("", _LINK.sub(r"\1", _FOOTNOTE_NOTE.sub("", text)))
+    text = _SOURCES_LINE.sub("", _plain_tables(_HEADING.sub("", text)))
     text = _STAR_BULLET.sub(r"\1- ", text)
     if len(_NUMBERED_ITEM.findall(text)) >= 2:
         # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
         text = _NUMBERED_ITEM.sub(r"\1- ", text)
-    return _EMPHASIS.sub("", text)
+    return _ANSWER_LABEL.sub("", _EMPHASIS.sub("", text), count=1)
 
 
 _SENTENCE_STOP = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")

@@ -125,7 +125,7 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     March when the gold says so) and a ticker of the company the gold names as its name
     ("BA" is Boeing) and Chinese figures, dates, declines and denials in English ("约2.3亿美元"
     is about $230 million)."""
-    text = chinese_as_english(strip_markup(strip_citation_markers(prediction)))
+    text = chinese_as_english(strip_citation_markers(strip_markup(prediction)))
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
 
