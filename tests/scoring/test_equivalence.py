@@ -321,6 +321,11 @@ def test_rounding_half_up_and_counts_in_words() -> None:
     assert value_outcome(["1.5"], "2") is None
     coarser = value_outcome(["555.7 m"], "555 m")
     assert coarser is not None and coarser.label == "incorrect"
+    # An area in another form of its unit is the same area; another figure is not.
+    area = value_outcome(["1122 square meters"], "1,122 m² (17 m × 66 m), about 12,077 sq ft.")
+    assert area is not None and area.label == "correct"
+    wrong_area = value_outcome(["1122 square meters"], "1,212 m²")
+    assert wrong_area is not None and wrong_area.label == "incorrect"
     # A unit glued to its number is read with it.
     glued = value_outcome(["1,776 ft"], "It stands 1,775ft tall.")
     assert glued is not None and glued.label == "incorrect"

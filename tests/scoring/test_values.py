@@ -84,6 +84,10 @@ def test_precision_and_kinds() -> None:
         (200, "milligram"),
     ]
     assert find_values("a 5G phone") == []
+    # An area's unit is a square or two words, and the forms are one unit.
+    areas = find_values("1,122 m², 1122 square meters, 12,077 sq ft, 1,545 sq mi")
+    assert [v.unit for v in areas] == ["square metre"] * 2 + ["square foot", "square mile"]
+    assert not surely_different(areas[0], areas[1])
     assert surely_different(one("14g"), one("21 g"))
     assert [v.amount for v in find_values("won 3-2")] == [3, 2]
     # A range of days is two dates; the second year of a season is a year.

@@ -97,6 +97,25 @@ _UNIT_ALIASES = {
     "kg": "kilogram",
     "kilogram": "kilogram",
     "kilograms": "kilogram",
+    "m²": "square metre",
+    "m^2": "square metre",
+    "sq m": "square metre",
+    "square meter": "square metre",
+    "square meters": "square metre",
+    "square metre": "square metre",
+    "square metres": "square metre",
+    "ft²": "square foot",
+    "sq ft": "square foot",
+    "sq. ft": "square foot",
+    "square foot": "square foot",
+    "square feet": "square foot",
+    "km²": "square kilometre",
+    "sq km": "square kilometre",
+    "square kilometers": "square kilometre",
+    "square kilometres": "square kilometre",
+    "sq mi": "square mile",
+    "square mile": "square mile",
+    "square miles": "square mile",
     "g": "gram",
     "gram": "gram",
     "grams": "gram",
@@ -189,7 +208,8 @@ _PLAIN = re.compile(
     re.IGNORECASE,
 )
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
-_UNIT_AFTER = re.compile(r"\s?([a-z]+)", re.IGNORECASE)
+# "1,122 m²", "1122 square meters", "12,077 sq ft": an area's unit is two words or a square.
+_UNIT_AFTER = re.compile(r"\s?((?:square|sq\.?)\s+[a-z]+|[a-z]+\s?(?:²|\^2)|[a-z]+)", re.IGNORECASE)
 
 _QUALIFIERS = re.compile(
     r"\b(over|more than|greater than|at least|under|less than|fewer than|at most|nearly|almost"
@@ -372,7 +392,7 @@ def _unit_after(text: str, end: int) -> str | None:
     m = _UNIT_AFTER.match(text, end)
     if m is None:
         return None
-    return _UNIT_ALIASES.get(m.group(1).lower())
+    return _UNIT_ALIASES.get(re.sub(r"\s+", " ", m.group(1).lower()))
 
 
 def _amount_matches(text: str) -> list[tuple[re.Match[str], ValueKind, str, Decimal, str | None]]:
