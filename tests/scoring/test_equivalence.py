@@ -524,6 +524,16 @@ def test_a_bulleted_list_is_read_by_its_lines() -> None:
     listed = "- Jack Nicklaus: 6\n- Tiger Woods: 5\n- Arnold Palmer, Sam Snead: 4 or fewer"
     both = list_outcome(golfers, listed)
     assert both is not None and both.label == "correct", both
+    # A head that several lines share is a series' name; the item follows it.
+    films = ['"divergent", "insurgent", and "allegiant"']
+    series = (
+        "Three films:\n- Divergent (2014)\n- The Divergent Series: Insurgent (2015)\n"
+        "- The Divergent Series: Allegiant (2016)"
+    )
+    named = list_outcome(films, series)
+    assert named is not None and named.label == "correct", named
+    one_short = list_outcome(films, series.rsplit("\n", 1)[0])
+    assert one_short is not None and one_short.label == "incorrect"
 
 
 def test_the_end_of_a_season_is_no_guess() -> None:

@@ -16,6 +16,7 @@ Every outcome records what it matched, so a reader sees why.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -936,7 +937,16 @@ def _bullet_items(text: str) -> list[str] | None:
     lines = [m.group("line") for m in _BULLET.finditer(text)]
     if len(lines) < 2:
         return None
-    return [_ITEM_DETAIL.split(line, maxsplit=1)[0] for line in lines]
+    heads = [_ITEM_DETAIL.split(line, maxsplit=1) for line in lines]
+    shared = Counter(parts[0].strip().lower() for parts in heads if len(parts) == 2)
+    return [
+        # "- The Divergent Series: Insurgent", "- The Divergent Series: Allegiant": a head
+        # that several lines share is the series' name, and what follows names the item.
+        _ITEM_DETAIL.split(parts[1], maxsplit=1)[0]
+        if len(parts) == 2 and shared[parts[0].strip().lower()] >= 2
+        else parts[0]
+        for parts in heads
+    ]
 
 
 def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
