@@ -66,6 +66,9 @@ REFUSALS = [
     "Hmm, I couldn't dig up who directed that special, sorry!",
     "I don't have the club's latest fixture date handy. The Sports tab will show it!",
     "I don't have the sector's total payout for last year, sorry!",
+    # A report's ways: "get" a figure, "today's opening print".
+    "I couldn't get a reliable quote for GDTC for today. Please check Nasdaq.",
+    "I don't have today's opening print.",
 ]
 
 ANSWERS = [

@@ -61,18 +61,18 @@ _SILENT_SOURCES = re.compile(
 
 
 # "I can't compute the average", "so I can't tell you its closing price", "Sorry, I couldn't
-# dig up ...", "I don't have KRKR's volume from the last session handy, sorry!": the system
-# says it cannot do what was asked, in more combinations of "cannot" and a verb than a list
-# holds.
+# dig up ...", "I couldn't get a reliable quote", "I don't have KRKR's volume from the last
+# session handy, sorry!": the system says it cannot do what was asked, in more combinations
+# of "cannot" and a verb than a list holds.
 _CANNOT = re.compile(
     r"(?<!\S)i (?:(?:cannot|cant|can not|could not|couldnt|am unable to|im unable to"
     r"|am not able to|im not able to|was unable to|was not able to|wasnt able to)"
     r" (?:(?:reliably|confidently|accurately|definitively|precisely|really) )?"
     r"(?:give|tell|say|compute|calculate|determine|identify|name|list|confirm|provide|point to"
     r"|pin down|find|verify|answer|work out|figure out|pinpoint|state|report|look up"
-    r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up|match)"
+    r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up|match|get)"
     r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,3}?(?:data|figures?|numbers?"
-    r"|prices?|quotes?|records?|stats|statistics|information|info|details|results|totals"
+    r"|prices?|quotes?|prints?|records?|stats|statistics|information|info|details|results|totals"
     r"|lists?|breakdowns?|counts?|access)"
     r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
 )
