@@ -112,7 +112,15 @@ def test_tables_links_and_labels_are_read_as_plain_text() -> None:
         "\n\n[^1]: https://www.boxofficemojo.com/2012/09/28/\n\nSources:\n- https://a.com/1\n"
         "- https://b.com/2024/03/12/"
     )
-    assert strip_markup(linked) == "Opened Sept 28, 2012.[^1] See Box Office Mojo.\n\n"
+    assert strip_markup(linked) == "Opened Sept 28, 2012.[^1] See Box Office Mojo.\n\n\n"
+    # A note or a list that states something is read: it may take the answer back.
+    noted = "Paris.[^1]\n\n[^1]: Actually, no: it is Lyon."
+    assert strip_markup(noted) == "Paris.[^1]\n\nActually, no: it is Lyon."
+    stated = "Paris.\n\nSources:\n- Actually, that is wrong; it is Lyon."
+    assert strip_markup(stated) == stated
+    assert (
+        strip_markup("Paris.\nSources: the answer is Lyon") == "Paris.\nSources: the answer is Lyon"
+    )
     assert strip_markup("Nolan.\nSource: https://www.imdb.com/title/tt0468569/") == "Nolan."
     assert strip_markup("### Details\nIt is 1,122 m².") == "Details\nIt is 1,122 m²."
     # An opening label names what follows; the same word later in the text stays.

@@ -356,7 +356,20 @@ _SOURCES_BLOCK = re.compile(
 # dates and ids in its path ("/2024/03/12/", "tt0468569") are no figure of the answer.
 _LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.)[^)\s]*\)")
 _URL = re.compile(r"<?(?:https?://|www\.)[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]>?")
-_FOOTNOTE_NOTE = re.compile(r"^[ \t]*\[\^?\d{1,3}\]:[^\n]*(?:\n|$)", re.MULTILINE)
+# A footnote's label ("[^1]: "): its text stays, since a note may take the answer back.
+_FOOTNOTE_LABEL = re.compile(r"^[ \t]*\[\^?\d{1,3}\]:[ \t]*", re.MULTILINE)
+# Words that make a source entry a statement ("- Actually, it is Lyon."): such a list is read.
+_STATEMENT_WORD = re.compile(
+    r"\b(?:is|are|was|were|not|no|never|actually|instead|rather|wrong|correct|answer|but"
+    r"|however|grader|mark)\b",
+    re.IGNORECASE,
+)
+
+
+def _drop_citations(match: re.Match[str]) -> str:
+    # A list of sources is dropped only when it cites: addresses, names and titles.
+    cited = _URL.sub("", _LINK.sub(r"\1", match.group(0)))
+    return match.group(0) if _STATEMENT_WORD.search(cited) else ""
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|?)+[ \t]*")
 _TABLE_ROW = re.compile(r"[ \t]*\|(.*[^|\s].*)")
@@ -403,12 +416,13 @@ def _plain_tables(text: str) -> str:
 def strip_markup(text: str) -> str:
     """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**"), list
     markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), headings, links read
-    as their text, bare addresses and footnote notes dropped, table rows as list items, and
-    a closing "Sources:" line or list, and an opening label ("Short answer:", "TL;DR:").
+    as their text, bare addresses and footnote labels dropped, table rows as list items, a
+    closing "Sources:" line or list that only cites, and an opening label ("Short answer:",
+    "TL;DR:").
     None of it is part of the answer; "1." is no figure of it."""
-    text = _SOURCES_BLOCK.sub("", text)
-    text = _URL.sub("", _LINK.sub(r"\1", _FOOTNOTE_NOTE.sub("", text)))
-    text = _SOURCES_LINE.sub("", _plain_tables(_HEADING.sub("", text)))
+    text = _SOURCES_BLOCK.sub(_drop_citations, text)
+    text = _URL.sub("", _LINK.sub(r"\1", _FOOTNOTE_LABEL.sub("", text)))
+    text = _SOURCES_LINE.sub(_drop_citations, _plain_tables(_HEADING.sub("", text)))
     text = _STAR_BULLET.sub(r"\1- ", text)
     if len(_NUMBERED_ITEM.findall(text)) >= 2:
         # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
