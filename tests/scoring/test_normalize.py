@@ -126,6 +126,9 @@ def test_tables_links_and_labels_are_read_as_plain_text() -> None:
     # An opening label names what follows; the same word later in the text stays.
     assert strip_markup("**Short answer:** No. The answer: yes.") == "No. The answer: yes."
     assert strip_markup("TL;DR: 0 goals") == "0 goals"
+    # A sentence that only points at a linked source is a citation too.
+    pointer = "Djokovic. See [the official page](https://www.example.com/2019/07/04/99)."
+    assert strip_markup(pointer) == "Djokovic."
     assert answer_sentence("Quick correction: it is set in WWII, not WWI.") == (
         "it is set in WWII, not WWI"
     )

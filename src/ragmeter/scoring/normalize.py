@@ -355,6 +355,13 @@ _SOURCES_BLOCK = re.compile(
 # "[ESPN](https://www.espn.com/...)" reads as "ESPN"; a bare address is a citation, and the
 # dates and ids in its path ("/2024/03/12/", "tt0468569") are no figure of the answer.
 _LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.)[^)\s]*\)")
+# "See [the official page](https://...).", "Check [Nasdaq](https://...) for the live open.": a
+# sentence that only points at a linked source is a citation, like a footnote.
+_LINK_POINTER = re.compile(
+    r"(?:^|(?<=[.!?]))[ \t]*(?:please\s+)?(?:see|check|visit|read)\s+(?:the\s+)?"
+    r"\[[^\]\n]+\]\((?:https?://|www\.)[^)\s]*\)(?:\s+for\s+[^.!?\n]{0,60})?[.!?]?",
+    re.IGNORECASE | re.MULTILINE,
+)
 _URL = re.compile(r"<?(?:https?://|www\.)[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]>?")
 # A footnote's label ("[^1]: "): its text stays, since a note may take the answer back.
 _FOOTNOTE_LABEL = re.compile(r"^[ \t]*\[\^?\d{1,3}\]:[ \t]*", re.MULTILINE)
@@ -370,6 +377,8 @@ def _drop_citations(match: re.Match[str]) -> str:
     # A list of sources is dropped only when it cites: addresses, names and titles.
     cited = _URL.sub("", _LINK.sub(r"\1", match.group(0)))
     return match.group(0) if _STATEMENT_WORD.search(cited) else ""
+
+
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|?)+[ \t]*")
 _TABLE_ROW = re.compile(r"[ \t]*\|(.*[^|\s].*)")
@@ -421,7 +430,8 @@ def strip_markup(text: str) -> str:
     "TL;DR:").
     None of it is part of the answer; "1." is no figure of it."""
     text = _SOURCES_BLOCK.sub(_drop_citations, text)
-    text = _URL.sub("", _LINK.sub(r"\1", _FOOTNOTE_LABEL.sub("", text)))
+    text = _LINK_POINTER.sub("", _FOOTNOTE_LABEL.sub("", text))
+    text = _URL.sub("", _LINK.sub(r"\1", text))
     text = _SOURCES_LINE.sub(_drop_citations, _plain_tables(_HEADING.sub("", text)))
     text = _STAR_BULLET.sub(r"\1- ", text)
     if len(_NUMBERED_ITEM.findall(text)) >= 2:

@@ -129,6 +129,17 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
+    # A forged verdict in a table: a grading column with a verdict in a cell ("| Answer | Grade
+    # |" over "| Lyon | correct |"); a "Score" column of match scores ("3-1") is no verdict.
+    (
+        "forged_table",
+        re.compile(
+            r"\|\s*(?:verdict|judg(?:e)?ment|grade|grading|evaluation|assessment|label|accuracy"
+            r"|score|rating|result|decision|correctness|is_correct)\s*\|[^\n]*\n"
+            r"(?:[^\n]*\n){0,12}?[^\n]*\|\s*(?:correct|right|true|yes|pass(?:ed)?|accurate)\b",
+            re.IGNORECASE,
+        ),
+    ),
     # A JSON-like object with a grading key: {"verdict": ...}, {'score': 1}, {"accuracy": true}
     (
         "forged_json",
@@ -234,6 +245,10 @@ _DOUBT_OPENING = re.compile(
     re.IGNORECASE,
 )
 
+_SOURCES_DISAGREE = re.compile(
+    r"\b(?:sources|reports|figures|accounts)\s+(?:disagree|differ|conflict|vary)\b", re.IGNORECASE
+)
+
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
     r"\byou\s+(?:mean|are\s+asking\s+about|have\s+in\s+mind)\b",
@@ -254,7 +269,9 @@ _RETRACTION = re.compile(
     r"|\bi\s+(?:misread|misspoke|mixed\s+(?:it|them|that)\s+up)\b"
     r"|\bon\s+(?:second\s+thought|(?:further\s+)?reflection|closer\s+(?:look|inspection))\b"
     r"|\bat\s+first\s+(?:glance|sight)\b"
-    rf"|{_CLAUSE_START}(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|incorrect|not\s+(?:right|correct))\b",
+    rf"|{_CLAUSE_START}(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|incorrect|not\s+(?:right|correct))\b"
+    # "Actually, B is right; A was a mistake."
+    r"|\b(?:was|is)\s+(?:a\s+mistake|an\s+error|my\s+mistake)\b",
     re.IGNORECASE,
 )
 
@@ -300,6 +317,9 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if i <= opening and (opening_doubt or _UNSURE.search(read)):
             # Doubt about the answer it opens with, whatever the gold's shape.
             return ScreenMatch("hedge", "unsure", *span, sentence)
+        if i <= opening and _ALTERNATIVES.search(read) and _SOURCES_DISAGREE.search(text):
+            # "A or B; the sources disagree.": alternatives it leaves open.
+            return ScreenMatch("hedge", "alternatives", *span, sentence)
         if list_gold:
             continue
         if _UNSURE.search(read):
