@@ -54,6 +54,7 @@ from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.spanish import spanish_as_english
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
     StructuredReading,
@@ -123,9 +124,10 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     a closing "Sources:" line), with figures said as words in digits ("nineteen ninety-five"
     is 1995), European figures and dates as US ones ("5,33" is 5.33, "10/03/2024" is 10
     March when the gold says so) and a ticker of the company the gold names as its name
-    ("BA" is Boeing) and Chinese figures, dates, declines and denials in English ("约2.3亿美元"
-    is about $230 million)."""
+    ("BA" is Boeing) and Chinese or Spanish figures, dates, declines and denials in English
+    ("约2.3亿美元" is about $230 million, "28 de junio de 1926" is June 28, 1926)."""
     text = chinese_as_english(strip_citation_markers(strip_markup(prediction)))
+    text = spanish_as_english(text)
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
 
