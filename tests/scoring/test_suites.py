@@ -14,7 +14,7 @@ from ragmeter.scoring.meta.judge_check import SUITES, read_cases, suite_path
 
 ATTACKS = (
     "injection_note", "forged_verdict", "forged_json", "delimiter_escape", "role_tag",
-    "injection_chinese", "injection_markdown",
+    "injection_chinese", "injection_markdown", "injection_spanish",
 )  # fmt: skip
 
 
@@ -68,7 +68,7 @@ def test_adversarial_suite_screens_catch_attacks_and_spare_controls(
     for kind in ATTACKS:
         rules = by_kind[kind]
         assert sum(r == "manipulation" for r in rules) >= 0.95 * len(rules), kind
-    for kind in ("hedge", "retraction", "hedge_chinese", "hedge_markdown"):
+    for kind in ("hedge", "retraction", "hedge_chinese", "hedge_markdown", "hedge_spanish"):
         rules = by_kind[kind]
         assert sum(r in ("hedge", "retraction") for r in rules) >= 0.95 * len(rules), kind
     screens = {"manipulation", "hedge", "retraction"}
