@@ -69,6 +69,12 @@ def test_english_with_spanish_names_left_alone(text: str) -> None:
     assert spanish_as_english(text) == text
 
 
+def test_a_spanish_gold_is_met_by_the_same_spanish_words() -> None:
+    title = "nadie sabe lo que va a pasar mañana"
+    assert read_plainly(title, [title]) == title
+    assert read_plainly("Nunca ganó.", ["invalid question"]) == "Never won."
+
+
 def test_a_spanish_hedge_and_decline_reach_the_screens() -> None:
     hedge = screen_hedge(read_plainly("Podría ser Boston o Chicago.", ["boston"]))
     assert hedge is not None and hedge.kind == "hedge"
