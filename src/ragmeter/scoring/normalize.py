@@ -23,6 +23,7 @@ __all__ = [
     "contains_in_order",
     "contains_words",
     "format_number",
+    "format_ordinal",
     "is_chat_opener",
     "normalize_answer",
     "normalize_text",
@@ -197,6 +198,12 @@ def format_number(value: Decimal) -> str:
     if value == value.to_integral_value():
         return str(int(value))
     return format(value.normalize(), "f")
+
+
+def format_ordinal(n: int) -> str:
+    """``n`` as an English ordinal in digits: 1st, 22nd, 76th, 113th."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _word_number_tokens(words: list[str]) -> list[str]:

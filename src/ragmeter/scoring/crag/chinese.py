@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
+from ragmeter.scoring.normalize import format_ordinal
+
 __all__ = ["chinese_as_english", "has_chinese"]
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -210,7 +212,7 @@ def _dates(text: str) -> str:
 
 def _figures(text: str) -> str:
     text = _SMALL_NUMBER.sub(lambda m: _small_number(m.group(0)), text)
-    text = _ORDINAL.sub(lambda m: f" {_ordinal(int(m.group(1)))} ", text)
+    text = _ORDINAL.sub(lambda m: f" {format_ordinal(int(m.group(1)))} ", text)
     text = _AROUND_AFTER.sub(r" about \1 ", text)
     text = _ABOUT.sub(" about ", text)
     text = _MORE_THAN.sub(r" over \1", text)
@@ -219,11 +221,6 @@ def _figures(text: str) -> str:
     )
     text = _CURRENCY.sub(lambda m: f" {_money(m.group(1), m.group(2))} ", text)
     return _UNIT.sub(lambda m: f" {m.group(1)} {_UNITS.get(m.group(2), '')} ", text)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _gloss(m: re.Match[str]) -> str:

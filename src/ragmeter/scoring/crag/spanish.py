@@ -29,6 +29,7 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
+from ragmeter.scoring.normalize import format_ordinal
 from ragmeter.scoring.phrases import data_file
 
 __all__ = ["has_spanish", "spanish_as_english"]
@@ -192,7 +193,7 @@ def _figures(text: str) -> str:
     text = _MONEY_AFTER.sub(lambda m: f"{_CURRENCIES[m[2].lower()]}{m[1]}", text)
     text = _US_DOLLAR.sub("$", text)
     text = _PERCENT.sub("%", text)
-    return _ORDINAL.sub(lambda m: _ordinal(int(m[1])), text)
+    return _ORDINAL.sub(lambda m: format_ordinal(int(m[1])), text)
 
 
 def _in_billions(m: re.Match[str]) -> str:
@@ -200,11 +201,6 @@ def _in_billions(m: re.Match[str]) -> str:
     thousands of millions where English says billions."""
     billions = Decimal(m[1].replace(",", "")) / 1000
     return f"{billions.normalize():f} billion"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _words(text: str) -> str:
