@@ -54,7 +54,7 @@ from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
-from ragmeter.scoring.crag.spanish import has_spanish, spanish_as_english
+from ragmeter.scoring.crag.spanish import spanish_as_english
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
     StructuredReading,
@@ -127,10 +127,7 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     ("BA" is Boeing) and Chinese or Spanish figures, dates, declines and denials in English
     ("约2.3亿美元" is about $230 million, "28 de junio de 1926" is June 28, 1926)."""
     text = chinese_as_english(strip_citation_markers(strip_markup(prediction)))
-    if not any(len(a.split()) >= 3 and has_spanish(a) for a in answers):
-        # A Spanish gold ("nadie sabe lo que va a pasar mañana", an album's title) is met by
-        # the same Spanish words, not by their English (a word or two, "es", may be a code).
-        text = spanish_as_english(text)
+    text = spanish_as_english(text, answers)
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
 
@@ -220,10 +221,15 @@ def _words(text: str) -> str:
     return _NOT.sub("not ", text)
 
 
-def spanish_as_english(text: str) -> str:
+def spanish_as_english(text: str, answers: Sequence[str] = ()) -> str:
     """``text`` with its Spanish dates, figures and glossary words in English; unchanged
-    when it does not read as Spanish."""
+    when it does not read as Spanish, or when a gold answer among ``answers`` is Spanish
+    words itself ("nadie sabe lo que va a pasar mañana", an album's title, is met by the
+    same Spanish words, not by their English)."""
     if not has_spanish(text):
+        return text
+    # Of a word or two ("es"), a gold may be a code rather than Spanish.
+    if any(len(a.split()) >= 3 and has_spanish(a) for a in answers):
         return text
     text = _dates(text.translate(_PUNCTUATION))
     text = _words(_figures(text))
