@@ -540,3 +540,31 @@ def test_the_end_of_a_season_is_no_guess() -> None:
     decline = "I couldn't find a total. The game log for the 2022-23 season would let you add it."
     assert guessed_values(["1825"], decline) == []
     assert guessed_values(["1825"], "I can't be sure, but it was about 1,800.") != []
+
+
+def test_list_items_past_a_colon_label_or_relative_clause() -> None:
+    # Words before a colon that are themselves items are no lead-in to strip.
+    gold = ['"shrek", "shrek 2", "shrek the third", and "shrek forever after"']
+    pred = "Shrek, Shrek 2, Shrek the Third, Shrek Forever After, Puss in Boots: The Last Wish"
+    extra = list_outcome(gold, pred)
+    assert extra is not None and extra.detail == "0 gold item(s) missing, 1 item(s) added"
+    both = list_outcome(
+        ["detective knight: independence, assassin"], "assassin and detective knight: independence."
+    )
+    assert both is not None and both.label == "correct"
+    # A lead-in with a verb, or one long phrase, still is one.
+    pred = "Isla Fisher and Sacha Baron Cohen have three children: Olive, Elula, and Montgomery."
+    kids = list_outcome(["olive, elula, montgomery"], pred)
+    assert kids is not None and kids.label == "correct"
+    # A bullet's head that labels a slot ("59th:") names no item; what follows does.
+    pred = "Here are the winners:\n- 59th: Chance the Rapper\n- 60th: Alessia Cara"
+    pred += "\n- 61st: Dua Lipa"
+    slots = list_outcome(["chance the rapper, alessia cara, dua lipa"], pred)
+    assert slots is not None and slots.label == "correct"
+    # What a relative clause lists is its own detail.
+    gold = ["amgen inc., honeywell international inc., salesforce, inc."]
+    pred = "Salesforce, Amgen and Honeywell, which replaced ExxonMobil, Pfizer and Raytheon."
+    added = list_outcome(gold, pred)
+    assert added is not None and added.label == "correct"
+    wrong = list_outcome(gold, "Salesforce, Amgen and Pfizer, which replaced Honeywell.")
+    assert wrong is not None and wrong.label == "incorrect"

@@ -934,19 +934,79 @@ def _bullet_items(text: str) -> list[str] | None:
     """The names a bulleted list gives, one line each up to its detail ("- Jeff Mangum:
     vocals, guitar" -> "Jeff Mangum"; "- A, B and C: 3 each" -> "A, B and C"); None when the
     text holds fewer than two bullets."""
-    lines = [m.group("line") for m in _BULLET.finditer(text)]
+    lines = [_before_relative(m.group("line")) for m in _BULLET.finditer(text)]
     if len(lines) < 2:
         return None
     heads = [_ITEM_DETAIL.split(line, maxsplit=1) for line in lines]
     shared = Counter(parts[0].strip().lower() for parts in heads if len(parts) == 2)
     return [
         # "- The Divergent Series: Insurgent", "- The Divergent Series: Allegiant": a head
-        # that several lines share is the series' name, and what follows names the item.
+        # that several lines share is the series' name, and "- 59th: Chance the Rapper" is a
+        # slot's label; what follows names the item.
         _ITEM_DETAIL.split(parts[1], maxsplit=1)[0]
-        if len(parts) == 2 and shared[parts[0].strip().lower()] >= 2
+        if len(parts) == 2 and (shared[parts[0].strip().lower()] >= 2 or _slot_label(parts[0]))
         else parts[0]
         for parts in heads
     ]
+
+
+_SLOT_WORDS = frozenset(
+    [
+        *("season", "week", "round", "game", "part", "volume", "vol", "episode", "day"),
+        *("no", "number", "quarter", "edition", "ceremony", "grammys", "grammy", "oscars"),
+        *("awards", "academy", "annual", "year", "film", "films", "for", "in"),
+    ]
+)
+
+
+def _slot_label(head: str) -> bool:
+    """True when a bullet's head only labels a slot ("59th", "2019", "Season 2", "81st
+    Academy Awards") rather than naming the item."""
+    words = tokens(_PARENS.sub(" ", head))
+    figures = [w for w in words if re.fullmatch(r"\d+(?:st|nd|rd|th)?", w)]
+    return (
+        bool(figures) and len(words) <= 4 and all(w in _SLOT_WORDS or w in figures for w in words)
+    )
+
+
+# ", which replaced ExxonMobil, Pfizer and Raytheon": what a relative clause goes on to
+# list is its own detail, not more items of the answer.
+_RELATIVE = re.compile(
+    r",\s*(?:which|who|whom|whose|whereas|while|although|though|replacing)\b[^\n]*",
+    re.IGNORECASE,
+)
+
+
+def _before_relative(text: str) -> str:
+    """``text`` up to a relative clause that follows a comma."""
+    return _RELATIVE.sub("", text, count=1)
+
+
+# The verbs that make the words before a colon a lead-in ("The films are: ...").
+_LEAD_VERB = re.compile(
+    r"\b(?:are|were|is|was|include|includes|included|including|have|has|had)\b", re.IGNORECASE
+)
+
+
+def _strip_lead_in(body: str) -> str:
+    """``body`` without the lead-in before its list ("Here are the films: a, b" -> "a, b"),
+    unless the words before a colon are themselves items ("shrek 2, puss in boots: the last
+    wish", "assassin and detective knight: independence")."""
+    for lead in (_LEAD_IN, _LEAD_COLON):
+        m = lead.match(body)
+        if m is None:
+            continue
+        head = body[: m.end()].rstrip().rstrip(":")
+        listed = [p for p in _ITEM_SPLIT.split(head) if p.strip()]
+        if (
+            body[: m.end()].rstrip().endswith(":")
+            and not _LEAD_VERB.search(head)
+            and len(listed) >= 2
+            and all(len(tokens(p)) <= _MAX_ITEM_WORDS - 1 for p in listed)
+        ):
+            continue
+        body = body[m.end() :]
+    return body
 
 
 def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
@@ -960,11 +1020,10 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     body = _SENTENCE_END.split(body)[0]
     # "...; the featherweight title has been vacant since 2023": a new clause, not an item.
     body = _CLAUSE_AFTER_SEMICOLON.split(body)[0]
-    body = _PARENS.sub(" ", body)
+    body = _before_relative(_PARENS.sub(" ", body))
     if strip_lead_in:
-        body = _LEAD_IN.sub("", body, count=1)
         # "... includes five films: a, b, c": the lead-in runs to its colon.
-        body = _LEAD_COLON.sub("", body, count=1)
+        body = _strip_lead_in(body)
     return _item_words(_ITEM_SPLIT.split(body))
 
 
