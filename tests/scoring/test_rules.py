@@ -87,4 +87,8 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     assert final_answer("Y is younger, so X is older. Final answer: X.") == "X."
     assert final_answer("The 2008 ceremony was for 2007. So the answer is Taxi.") == "Taxi."
     assert final_answer("No reasoning here, just Paris.") is None
+    # An answer that points back at the reasoning leaves the reasoning to be read.
+    assert final_answer("They are Mangum, Koster and Spillane. Answer: those three.") is None
+    assert final_answer("A and B. Answer: all of them") is None
+    assert final_answer("A and B both won. Answer: Both teams") == "Both teams"
     assert final_answer("Answer: " + "word " * 40) is None  # more than a short answer

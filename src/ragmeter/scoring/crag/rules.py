@@ -149,6 +149,15 @@ def final_answer(text: str) -> str | None:
     if not found:
         return None
     tail = text[found[-1].end() :].strip()
-    if not tail or len(tail.split()) > _FINAL_ANSWER_WORDS:
+    if not tail or len(tail.split()) > _FINAL_ANSWER_WORDS or _POINTS_BACK.match(tail):
         return None
     return tail
+
+
+# "... Jeff Mangum, Julian Koster and Scott Spillane. Answer: those four.": an answer that
+# points back at the reasoning is the reasoning's.
+_POINTS_BACK = re.compile(
+    r"^(?:(?:those|these)(?:\s+\w+)?|them|all\s+(?:of\s+them|\w+)|both\s+of\s+them"
+    r"|the\s+above|as\s+above|see\s+above)\W*$",
+    re.IGNORECASE,
+)
