@@ -421,3 +421,28 @@ def test_a_long_answer_is_judged_by_the_sentence_it_opens_with() -> None:
     llm = _SecondLookLLM("NO ANSWER", {other: 0.5})
     check = asyncio.run(LLMJudge(llm, "f").check(q, "coco", other))
     assert check.verdict == "incorrect" and llm.graded == [other]
+
+
+def test_a_none_gold_and_its_side_counts() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    q = "who was president chester a. arthur's vice president?"
+    said = "Looked it up. Answer: he had no vice president. The office stayed vacant."
+    check = asyncio.run(judge.check(q, "none", said))
+    assert check.verdict == "correct" and check.calls == 0
+    # A name is no "none": the model is asked (and here says no).
+    assert asyncio.run(judge.check(q, "none", "Thomas Hendricks.")).verdict == "incorrect"
+    q = "how many times has she won album of the year?"
+    gold = "she has never won album of the year, though she has been nominated four times."
+    wrong = asyncio.run(judge.check(q, gold, "She never won it. She was nominated three times."))
+    assert wrong.verdict == "incorrect" and "three" in (wrong.rationale or "")
+    # Figures that count something else are detail: "won 14 Grammys" is not a nomination.
+    other = asyncio.run(judge.check(q, gold, "She never won it. She has won 14 Grammys in all."))
+    assert other.verdict == "correct"
+
+
+def test_a_reasonings_final_answer_is_what_a_key_settles() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "4"), "f")
+    q = "how many 3-point attempts did he average per game in those seasons?"
+    said = "He made the club in four seasons. Answer: about 4.5 attempts per game."
+    check = asyncio.run(judge.check(q, "he averaged 4 3-point attempts per game", said))
+    assert check.verdict == "incorrect" and check.step == "key_answer"

@@ -78,7 +78,7 @@ from ragmeter.scoring.crag.names import named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
-from ragmeter.scoring.crag.values import find_values
+from ragmeter.scoring.crag.values import Value, find_values
 from ragmeter.scoring.normalize import contains_in_order, contains_words, tokens
 from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
@@ -582,6 +582,18 @@ class LLMJudge:
 
     async def _none_check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         said = final_answer(prediction) or prediction
+        wrong = _counted_alike(gold, prediction, contradicted_values(gold, prediction))
+        if wrong:
+            # "Never won; nominated three times" against "never won, though nominated four
+            # times": detail that restates the gold's figure wrongly.
+            shown = ", ".join(v.text for v in wrong)
+            return GoldCheck(
+                gold=gold,
+                verdict="incorrect",
+                rationale=f"restates the true answer's figures wrongly: {shown}",
+                step="key_answer",
+                calls=0,
+            )
         if says_zero(said, question):
             return GoldCheck(
                 gold=gold,
@@ -653,6 +665,18 @@ class LLMJudge:
             # "she has never won, though nominated seven times": the count asked is 0,
             # and the gold's other figures are no answer.
             return await self._none_check(question, gold, prediction)
+        if " ".join(tokens(gold)) in _NONE_GOLDS and says_zero(
+            final_answer(prediction) or prediction, question
+        ):
+            # "Who was Arthur's vice president?" - "none": "He had no vice president."
+            return GoldCheck(
+                gold=gold,
+                verdict="correct",
+                rationale="the true answer is none, and so is the answer",
+                key_answer=gold,
+                step="key_answer",
+                calls=0,
+            )
         wrong = contradicted_values(
             gold, prediction, years=True, score=asks_for_score(question), query=question
         )
@@ -679,9 +703,10 @@ class LLMJudge:
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
             # what mechanics can prove about it is settled without asking for a verdict.
-            settled = settle(
-                question, [key], prediction, list_gold=_listed(key, question, gold, prediction)
-            )
+            # Of a reasoning that ends "Answer: X", X is what is settled: its working may
+            # name other figures ("his four 50-40-90 seasons ... Answer: about 4.5").
+            said = final_answer(prediction) or prediction
+            settled = settle(question, [key], said, list_gold=_listed(key, question, gold, said))
             if settled is not None:
                 return GoldCheck(
                     gold=gold,
@@ -785,6 +810,22 @@ def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
         for g in (key or gold, gold)
     )
 
+
+def _counted_alike(gold: str, prediction: str, figures: Sequence[Value]) -> list[Value]:
+    """Of a prediction's figures, those that count the same thing as one of the gold's,
+    by the word after them ("nominated three times" against "nominated four times"; "won
+    14 Grammys" counts something else)."""
+    counted = {_word_after(gold, g) for g in find_values(gold)} - {""}
+    return [v for v in figures if _word_after(prediction, v) in counted]
+
+
+def _word_after(text: str, value: Value) -> str:
+    following = tokens(text[value.end :])
+    return following[0] if following else ""
+
+
+_NONE_GOLDS = frozenset(["none", "no one", "nobody"])
+"""Golds that say the thing asked for does not exist."""
 
 _NUMBER_QUESTION = frozenset(
     ["how", "many", "much", "number", "count", "percentage", "percent", "ratio", "rate", "age"]
