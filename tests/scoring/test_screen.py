@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.screen import screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.screen import (
+    alternatives_beside_decline,
+    screen_hedge,
+    screen_manipulation,
+)
 
 
 @pytest.mark.parametrize(
@@ -152,3 +156,23 @@ def test_set_answers_with_or_are_not_hedges_for_list_golds() -> None:
     # Doubt about the answer a reply opens with is a hedge whatever the gold's shape.
     assert screen_hedge("Probably not both. One of them left the chart.", list_gold=True)
     assert screen_hedge("It is unlikely to change. Paris, Lyon.", list_gold=False) is None
+
+
+def test_candidates_a_reply_opens_with_before_it_declines() -> None:
+    def declines(clause: str) -> bool:
+        return "not sure" in clause or "don't have" in clause
+
+    q = "what is the capital of france?"
+    found = alternatives_beside_decline("Paris or Lyon; I am not sure.", q, declines)
+    assert found is not None and found.pattern == "alternatives" and found.text == "Paris or Lyon"
+    # Alternatives inside the decline, after it, or the question's own guess nothing.
+    for text in (
+        "I am not sure whether Paris or Lyon.",
+        "I don't have live data or prices. Check Yahoo Finance or Nasdaq.",
+        "I am not sure. Try Wikipedia or Britannica.",
+        "Several cities are called the capital or the seat of government, so I am not sure.",
+    ):
+        assert alternatives_beside_decline(text, q, declines) is None, text
+    assert (
+        alternatives_beside_decline("Jaws or Alien; not sure.", "jaws or alien?", declines) is None
+    )

@@ -53,7 +53,12 @@ from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
-from ragmeter.scoring.crag.screen import ScreenMatch, screen_hedge, screen_manipulation
+from ragmeter.scoring.crag.screen import (
+    ScreenMatch,
+    alternatives_beside_decline,
+    screen_hedge,
+    screen_manipulation,
+)
 from ragmeter.scoring.crag.spanish import spanish_as_english
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
@@ -340,6 +345,20 @@ class CragScorer:
             or stated_doubt(confidence, prediction)
             or offered_candidates(structured, prediction)
         )
+        if outcome is not None and outcome.rule == "refusal" and not premise_for_judges:
+            # "Paris or Lyon; I am not sure.": a decline that still offers candidates guesses
+            # among them, a hedge by the rubric, not an abstention.
+            hedge = alternatives_beside_decline(
+                cut, question.query, lambda clause: self.rules.refusal.match(clause) is not None
+            )
+            if hedge is not None:
+                return ScoredSample(
+                    **common,
+                    label="incorrect",
+                    rule=hedge.kind,
+                    rule_detail=f"candidates beside a decline: {hedge.text}",
+                    rule_span=(hedge.start, hedge.end),
+                )
         if outcome is not None and outcome.label == "correct" and hedge is not None:
             # "Yes, I believe so": the rubric's explicit uncertainty outweighs a matching word.
             outcome = None

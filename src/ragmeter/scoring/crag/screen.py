@@ -21,12 +21,13 @@ correct." does not.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from ragmeter.scoring.normalize import is_chat_opener
+from ragmeter.scoring.normalize import FUNCTION_WORDS, is_chat_opener, tokens
 
-__all__ = ["ScreenMatch", "screen_hedge", "screen_manipulation"]
+__all__ = ["ScreenMatch", "alternatives_beside_decline", "screen_hedge", "screen_manipulation"]
 
 ScreenKind = Literal["manipulation", "hedge", "retraction"]
 
@@ -362,3 +363,31 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if _UNSURE.search(read):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
+
+
+_HEDGE_VOCABULARY = frozenset(
+    ["maybe", "perhaps", "possibly", "probably", "could", "might", "may", "be", "either"]
+)
+_GUESS_WORDS = 8
+"""A clause of alternatives longer than this describes ("several films are called A or B");
+it does not guess."""
+
+
+def alternatives_beside_decline(
+    text: str, query: str, declines: Callable[[str], bool]
+) -> ScreenMatch | None:
+    """Candidates a reply opens with before it declines ("Paris or Lyon; I am not sure."):
+    a guess among alternatives, a hedge by the rubric, or None. ``declines`` tells a clause
+    that declines; alternatives inside it ("I'm not sure whether A or B won", "no live data
+    or prices") guess nothing, nor do alternatives the question itself offers, nor those
+    after the decline (mostly where to look: "check Yahoo Finance or Nasdaq")."""
+    m = re.match(r"\s*([^.;!?\n]+)", text)
+    if m is None:
+        return None
+    clause = m.group(1)
+    words = tokens(clause)
+    if len(words) > _GUESS_WORDS or not _ALTERNATIVES.search(clause) or declines(clause):
+        return None
+    if not set(words) - set(tokens(query)) - FUNCTION_WORDS - _HEDGE_VOCABULARY:
+        return None
+    return ScreenMatch("hedge", "alternatives", m.start(1), m.end(1), clause.strip())
