@@ -446,3 +446,13 @@ def test_a_reasonings_final_answer_is_what_a_key_settles() -> None:
     said = "He made the club in four seasons. Answer: about 4.5 attempts per game."
     check = asyncio.run(judge.check(q, "he averaged 4 3-point attempts per game", said))
     assert check.verdict == "incorrect" and check.step == "key_answer"
+
+
+def test_a_family_gold_is_held_by_its_members() -> None:
+    q = "who is the owner of the san francisco 49ers?"
+    said = "The 49ers are owned by Denise DeBartolo York and her husband John York."
+    other = "The 49ers are owned by Jed Smith and his wife."
+    judge = LLMJudge(_SecondLookLLM("", {said: 0.7, other: 0.7}), "f")
+    assert asyncio.run(judge.check(q, "the york family", said)).verdict == "correct"
+    # At the same doubt, a reply without the family's name is not held to state it.
+    assert asyncio.run(judge.check(q, "the york family", other)).verdict == "incorrect"

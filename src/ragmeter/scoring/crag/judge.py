@@ -807,8 +807,19 @@ def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
         contains_words(text, g)
         or contains_in_order(text, g)
         or (named_within(text, g) and not named_within(question, g))
+        or _names_the_family(text, g)
         for g in (key or gold, gold)
     )
+
+
+_FAMILY = re.compile(r"^(?:the\s+)?(?P<name>[\w'-]+)\s+family$", re.IGNORECASE)
+
+
+def _names_the_family(text: str, gold: str) -> bool:
+    """True when a gold that is a family ("the york family") is answered by its members
+    ("Denise DeBartolo York and her husband John York")."""
+    m = _FAMILY.match(gold.strip())
+    return m is not None and m.group("name").lower() in tokens(text)
 
 
 def _counted_alike(gold: str, prediction: str, figures: Sequence[Value]) -> list[Value]:
