@@ -14,7 +14,8 @@
    one is a hedge; only the year of a date asked is no answer), exact or alias match,
    false premise;
 5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so"),
-   and so is a stated confidence below 0.8 or an answer given with runner-ups;
+   and so is a stated confidence below 0.8, an answer given with runner-ups, or candidates
+   a reply opens with before it declines ("Paris or Lyon; I am not sure.");
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
    a schedule for a count per year, one side of a score, a list's items;
 7. the judges (majority vote; of a structured output they read the answer field); with no
