@@ -996,10 +996,11 @@ def _strip_lead_in(body: str) -> str:
         m = lead.match(body)
         if m is None:
             continue
-        head = body[: m.end()].rstrip().rstrip(":")
+        lead_text = body[: m.end()].rstrip()
+        head = lead_text.rstrip(":")
         listed = [p for p in _ITEM_SPLIT.split(head) if p.strip()]
         if (
-            body[: m.end()].rstrip().endswith(":")
+            lead_text.endswith(":")
             and not _LEAD_VERB.search(head)
             and len(listed) >= 2
             and all(len(tokens(p)) <= _MAX_ITEM_WORDS - 1 for p in listed)

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 import orjson
 
@@ -586,14 +586,7 @@ class LLMJudge:
         if wrong:
             # "Never won; nominated three times" against "never won, though nominated four
             # times": detail that restates the gold's figure wrongly.
-            shown = ", ".join(v.text for v in wrong)
-            return GoldCheck(
-                gold=gold,
-                verdict="incorrect",
-                rationale=f"restates the true answer's figures wrongly: {shown}",
-                step="key_answer",
-                calls=0,
-            )
+            return _restated_wrongly(gold, wrong, "key_answer")
         if says_zero(said, question):
             return GoldCheck(
                 gold=gold,
@@ -682,14 +675,7 @@ class LLMJudge:
         )
         if wrong:
             # The gold's own figures restated wrongly ("a 2009 movie" for "a 1999 movie").
-            shown = ", ".join(v.text for v in wrong)
-            check = GoldCheck(
-                gold=gold,
-                verdict="incorrect",
-                rationale=f"restates the true answer's figures wrongly: {shown}",
-                step="verdict",
-                calls=0,
-            )
+            check = _restated_wrongly(gold, wrong, "verdict")
             beside = stated_beside(gold, prediction, wrong, years=True)
             # With the gold's year stated too, another year dates something else ("retired
             # in 2022, but his films came out in 2023"): the verdict's to read, below.
@@ -820,6 +806,20 @@ def _names_the_family(text: str, gold: str) -> bool:
     ("Denise DeBartolo York and her husband John York")."""
     m = _FAMILY.match(gold.strip())
     return m is not None and m.group("name").lower() in tokens(text)
+
+
+def _restated_wrongly(
+    gold: str, wrong: Sequence[Value], step: Literal["verdict", "key_answer"]
+) -> GoldCheck:
+    """The incorrect check of a prediction that restates the gold's figures wrongly."""
+    shown = ", ".join(v.text for v in wrong)
+    return GoldCheck(
+        gold=gold,
+        verdict="incorrect",
+        rationale=f"restates the true answer's figures wrongly: {shown}",
+        step=step,
+        calls=0,
+    )
 
 
 def _counted_alike(gold: str, prediction: str, figures: Sequence[Value]) -> list[Value]:
