@@ -69,6 +69,11 @@ REFUSALS = [
     # A report's ways: "get" a figure, "today's opening print".
     "I couldn't get a reliable quote for GDTC for today. Please check Nasdaq.",
     "I don't have today's opening print.",
+    # A grounded model's ways: its "references" are silent, or the figure is not available.
+    "According to the sources, the director is not listed; the references do not name one.",
+    "According to the sources, today's opening price for WIRE is not available.",
+    "There is no closing price available for SFWL for the most recent Friday.",
+    "The data for that day is unavailable.",
 ]
 
 ANSWERS = [
@@ -93,6 +98,9 @@ ANSWERS = [
     "I don't have the newest quote handy; it was trading around $35 last week.",
     "42, but I'm not sure.",
     "I don't know exactly, but it was probably around 1990.",
+    # Availability of a thing, not of the data asked for.
+    "The iPhone 15 is not available in India.",
+    "No price data is available for today, but it closed at $230 yesterday.",
     "invalid question",
     "",
     "   ",

@@ -50,8 +50,8 @@ _NO_OTHER = re.compile(
 # ...": what the system read says nothing on the question. Its sources, a verb of telling and
 # "not" say so in more combinations than a phrase list can hold.
 _SILENT_SOURCES = re.compile(
-    r"(?<!\S)(?:context|documents?|sources?|passages?|snippets?|search results|excerpts?"
-    r"|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?)"
+    r"(?<!\S)(?:context|documents?|sources?|references?|passages?|snippets?|search results"
+    r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?)"
     r" (?:(?:do|does|did) not|dont|doesnt|didnt)"
     r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
     r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"
@@ -75,6 +75,18 @@ _CANNOT = re.compile(
     r"|prices?|quotes?|prints?|records?|stats|statistics|information|info|details|results|totals"
     r"|lists?|breakdowns?|counts?|access)"
     r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
+)
+
+
+# "Today's opening price for WIRE is not available", "there is no closing price available for
+# SFWL": the figure asked for is said to be missing from what was read.
+_DATA = (
+    r"(?:prices?|data|figures?|quotes?|volumes?|records?|information|info|details|results"
+    r"|statistics|stats|numbers?|counts?|totals?|dates?|scores?)"
+)
+_UNAVAILABLE = re.compile(
+    rf"(?<!\S)(?:{_DATA} (?:\S+ ){{0,8}}?(?:is|are|was|were) (?:not |un)available"
+    rf"|(?:there (?:is|are|was|were) )?no (?:\S+ ){{0,4}}?{_DATA} (?:\S+ ){{0,2}}?available)(?!\S)"
 )
 
 
@@ -152,7 +164,7 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     guesses nothing."""
     m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm)
     if m is None and not _GUESSING.search(norm):
-        m = _CANNOT.search(norm)
+        m = _CANNOT.search(norm) or _UNAVAILABLE.search(norm)
     if m is None:
         return None
     return PhraseMatch(
