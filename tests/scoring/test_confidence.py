@@ -26,6 +26,9 @@ from ragmeter.scoring.refusal import match_refusal
         ("Top answer: Boeing (52%). Runner-up: 3M (21%).", (0.52, 0.21),
          "Top answer: Boeing. Runner-up: 3M."),
         ("No answer: confidence 0.19 is under the 0.40 cutoff.", (0.19,), "No answer."),
+        # A template's own line, between the answer and its source.
+        ("Answer: Taylor Swift\nConfidence: medium\nSource: Billboard", (0.6,),
+         "Answer: Taylor Swift\n\nSource: Billboard"),
     ],
 )  # fmt: skip
 def test_stated_confidence_is_read_and_removed(
@@ -91,6 +94,11 @@ def test_an_unsure_answer_is_a_hedge_even_when_right(scorer: CragScorer) -> None
     assert (s.label, s.rule) == ("incorrect", "hedge"), s
     s = asyncio.run(scorer.score(q("2"), "Abstained (0.24). Best guess: 2."))
     assert (s.label, s.rule) == ("incorrect", "hedge"), s
+    template = "Answer: Taylor Swift\nConfidence: medium\nSource: Taylor Swift - Billboard"
+    s = asyncio.run(scorer.score(q("taylor swift"), template))
+    assert (s.label, s.rule, s.rule_detail) == ("incorrect", "hedge", "Confidence: medium"), s
+    s = asyncio.run(scorer.score(q("taylor swift"), template.replace("medium", "high")))
+    assert (s.label, s.rule) == ("correct", "exact_match"), s
 
 
 def test_an_abstention_below_the_bar_is_missing(scorer: CragScorer) -> None:

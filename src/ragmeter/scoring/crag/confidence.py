@@ -42,7 +42,8 @@ _LABELED = re.compile(
     r"(?:confidence|conf\.?|certainty)(?:\s+(?:score|level))?\s*(?:[:=]\s*|\s+of\s+|\s+)"
     rf"(?P<value>{_NUMBER}|{_WORD})"
     r"\s*(?P<close>[\])]|(?=[.;,!]|\s*$))",
-    re.IGNORECASE,
+    # A template puts the annotation on a line of its own: "Answer: X\nConfidence: medium".
+    re.IGNORECASE | re.MULTILINE,
 )
 # "No answer: confidence 0.19 is under the 0.40 cutoff.": the confidence and the bar it missed,
 # said in a sentence; neither figure is an answer.
