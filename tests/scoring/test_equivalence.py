@@ -442,6 +442,8 @@ def test_only_figure_and_plain_lists() -> None:
     assert not plain_list("ps 41 in greenwich village, manhattan")
     # Titles may hold a verb ("will") and the last item an "and".
     assert plain_list("good will hunting, argo, and gone baby gone")
+    # A digit inside a name is no figure.
+    assert plain_list("dallas cowboys, san francisco 49ers, baltimore ravens")
     # Two names joined by "and" are a list where the question asks after more than one.
     players = "frenkie de jong and robert lewandowski"
     assert plain_list(players, "who are the highest paid players for fc barcelona?")

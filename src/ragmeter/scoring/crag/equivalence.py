@@ -1264,7 +1264,8 @@ def plain_list(text: str, query: str = "") -> bool:
         parts = re.split(r"\s+and\s+", text.strip(), flags=re.IGNORECASE)
     return (
         len(parts) >= 2
-        and not any(ch.isdigit() for ch in text)
+        # A figure of its own is no name; a digit inside a name is ("san francisco 49ers").
+        and not any(t.isdigit() for t in tokens(text))
         and all(1 <= len(tokens(p)) <= 4 for p in parts)
         and _gold_items(text) is not None
     )
