@@ -13,6 +13,7 @@ from ragmeter.scoring.crag.equivalence import (
     gold_values,
     guessed_values,
     list_outcome,
+    negates_question,
     only_figure,
     plain_list,
     restates_question,
@@ -485,6 +486,21 @@ def test_a_reply_that_opens_by_denying_the_questions_claim() -> None:
     assert not corrects_question(
         "who was chris pratt married to in 2005?", "Anna Faris, from 2009."
     )
+
+
+def test_a_reply_that_negates_the_questions_own_words() -> None:
+    elle = "what score did elle get on the asat test in legally blonde?"
+    assert negates_question(elle, 'She scores 179 on the LSAT (not "ASAT").') == "not asat"
+    ipo = "what is the trading volume of microsoft when they ipo in 1987?"
+    said = "Quick correction: Microsoft went public on March 13, 1986, not 1987. About 3.6m."
+    assert negates_question(ipo, said) == "not 1987"
+    lazy = "why are jack russell terrier so lazy?"
+    assert negates_question(lazy, "Jack Russell Terriers are generally not lazy.") == "not lazy"
+    # A decline negates nothing; "No," answers; the question's own "not" is a title's.
+    assert negates_question(ipo, "I could not find the 1987 trading volume.") is None
+    assert negates_question("was it released in 1987?", "No, it was not released in 1987.") is None
+    gods = "was god's not dead too the title originally chosen for that movie?"
+    assert negates_question(gods, "God's Not Dead Too kept its title.") is None
 
 
 def test_a_whole_number_the_golds_fraction_rounds_to() -> None:

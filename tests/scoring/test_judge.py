@@ -108,6 +108,17 @@ def test_false_premise_gold_asks_about_the_premise() -> None:
     assert bad.verdict == "incorrect"
 
 
+def test_the_questions_own_claim_denied_needs_no_model_unless_doubted() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda user, s: "no"), "f")
+    query = "what is the trading volume of microsoft when they ipo in 1987?"
+    said = "Quick correction: Microsoft went public on March 13, 1986, not 1987. About 3.6m."
+    ok = asyncio.run(judge.check(query, "invalid question", said))
+    assert (ok.verdict, ok.step, ok.calls) == ("correct", "premise", 0), ok
+    doubted = "As far as I know it went public in 1986, not 1987."
+    no = asyncio.run(judge.check(query, "invalid question", doubted))
+    assert (no.verdict, no.calls) == ("incorrect", 1), no
+
+
 def test_key_answer_of_a_long_gold_must_come_from_the_gold() -> None:
     gold = "taylor swift is the most streamed artist on spotify as of february 2024"
 

@@ -62,6 +62,7 @@ __all__ = [
     "list_outcome",
     "long_list",
     "named_before_figure",
+    "negates_question",
     "only_figure",
     "only_part_of_the_date",
     "plain_list",
@@ -1375,6 +1376,43 @@ def corrects_question(query: str, prediction: str) -> bool:
     words = tokens(first)
     shared = (set(tokens(query)) - FUNCTION_WORDS) & set(words)
     return len(shared) >= 2 or len(words) <= 4
+
+
+_NEGATOR_WORDS = "not never isnt arent wasnt werent didnt doesnt dont hasnt havent hadnt"
+_NEGATORS = frozenset(_NEGATOR_WORDS.split())
+# Words between a negation and what it negates: "not an ASAT", "isn't among the worst".
+_FILLER_WORDS = (
+    "a an the actually really typically generally usually even ever one of among in on at"
+    " called named titled known as any quite so that this considered exactly been be"
+)
+_NEGATION_FILLER = frozenset(_FILLER_WORDS.split())
+# "could not find the 1987 volume" declines; it negates nothing the question says.
+_DECLINE_WORDS = (
+    "find know have see say confirm verify locate access tell sure certain aware available able"
+)
+_DECLINE_VERBS = frozenset(_DECLINE_WORDS.split())
+
+
+def negates_question(query: str, prediction: str) -> str | None:
+    """The words where a prediction says a claim of the question's own is not so ("took the
+    LSAT (not an "ASAT")", "in 2024, not 2022", "generally aren't lazy", "didn't win Best
+    Actor"): a negation whose next word of substance is a word of the question. None when
+    there is none, when the reply opens with a yes or no (it answers the question), or when
+    the negation is the question's own ("God's Not Dead", "Don't Stop Believing")."""
+    if _OPENS_YES_NO.match(prediction):
+        return None
+    asked = set(tokens(query)) - FUNCTION_WORDS - _DECLINE_VERBS
+    query_text = " ".join(tokens(query))
+    words = tokens(prediction)
+    for i, word in enumerate(words):
+        if word not in _NEGATORS:
+            continue
+        following = [w for w in words[i + 1 : i + 5] if w not in _NEGATION_FILLER][:1]
+        if following and following[0] in asked:
+            found = f"{word} {following[0]}"
+            if f" {word} {words[i + 1]} " not in f" {query_text} ":
+                return found
+    return None
 
 
 def denies(prediction: str) -> bool:

@@ -67,6 +67,7 @@ from ragmeter.scoring.crag.equivalence import (
     gold_option,
     long_list,
     named_before_figure,
+    negates_question,
     only_figure,
     says_none,
     settle,
@@ -78,6 +79,7 @@ from ragmeter.scoring.crag.names import named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
+from ragmeter.scoring.crag.screen import states_doubt
 from ragmeter.scoring.crag.values import Value, find_values
 from ragmeter.scoring.normalize import contains_in_order, contains_words, tokens
 from ragmeter.scoring.phrases import data_file
@@ -614,6 +616,17 @@ class LLMJudge:
                 gold=gold,
                 verdict="incorrect",
                 rationale="no word of denial: the answer cannot point out a false premise",
+                step="premise",
+                calls=0,
+            )
+        negated = negates_question(question, prediction)
+        if negated is not None and not states_doubt(prediction):
+            # "Microsoft went public in 1986, not 1987": the question's own claim denied in
+            # so many words; a small model reads the figures after it as an answer.
+            return GoldCheck(
+                gold=gold,
+                verdict="correct",
+                rationale=f"says the question's own claim is not so: '{negated}'",
                 step="premise",
                 calls=0,
             )

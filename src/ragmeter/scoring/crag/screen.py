@@ -27,7 +27,13 @@ from typing import Literal
 
 from ragmeter.scoring.normalize import FUNCTION_WORDS, is_chat_opener, tokens
 
-__all__ = ["ScreenMatch", "alternatives_beside_decline", "screen_hedge", "screen_manipulation"]
+__all__ = [
+    "ScreenMatch",
+    "alternatives_beside_decline",
+    "screen_hedge",
+    "screen_manipulation",
+    "states_doubt",
+]
 
 ScreenKind = Literal["manipulation", "hedge", "retraction"]
 
@@ -363,6 +369,15 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
         if _UNSURE.search(read):
             return ScreenMatch("hedge", "unsure", *span, sentence)
     return None
+
+
+def states_doubt(text: str) -> bool:
+    """True when any sentence of ``text`` doubts what it says ("as far as I know", "I don't
+    think", "probably", "not sure"), wherever it stands."""
+    sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
+    return any(
+        _UNSURE.search(s) or _SOFT_DOUBT.search(s) or _DOUBT_OPENING.search(s) for s in sentences
+    )
 
 
 _HEDGE_VOCABULARY = frozenset(
