@@ -2,7 +2,9 @@
 
 How a verdict is reached, per gold answer:
 
-0. A false-premise question (gold "invalid question"): the model is asked
+0. A false-premise question (gold "invalid question"): an answer with no word of
+   denial points out nothing; one that denies the question's own words ("in 1986,
+   not 1987") without doubting itself points it out; otherwise the model is asked
    whether the answer points out the false assumption.
 1. A comparison question whose gold names one of its two options: the model
    is first asked the narrow question "which option does the answer choose?";
