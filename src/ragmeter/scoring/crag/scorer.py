@@ -67,6 +67,7 @@ from ragmeter.scoring.crag.structured import (
     read_structured,
     without_wrapper_fence,
 )
+from ragmeter.scoring.crag.tagged import without_output_tags
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off
@@ -111,8 +112,9 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
 
 def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
     """The incorrect sample of a prediction the manipulation screen flags, or None (the fence
-    a structured output comes wrapped in is no fake boundary)."""
-    flagged = screen_manipulation(without_wrapper_fence(cut))
+    a structured output comes wrapped in, and the tags of a tagged one, are no fake
+    boundary)."""
+    flagged = screen_manipulation(without_output_tags(without_wrapper_fence(cut)))
     if flagged is None:
         return None
     return ScoredSample(
@@ -254,7 +256,7 @@ class CragScorer:
             return flagged
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
-        structured = read_structured(cut)
+        structured = read_structured(cut, cut_off=truncated)
         if structured is not None:
             cut = structured.text
         cut = read_plainly(cut, answers)

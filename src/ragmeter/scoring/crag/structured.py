@@ -8,7 +8,8 @@ given as the answer as the answer and everything else the output states as said 
 null, empty or "N/A" answer declines, a premise flag points the premise out, and candidates
 beside the answer offer alternatives. `read_structured` writes the output as the plain reply
 it amounts to, so the rules and judges read it as they read any other; the JSON itself never
-reaches a judge.
+reaches a judge. Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after
+``<think> ... </think>``) is read the same way, its elements as the object's fields.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmeter.scoring.crag.tagged import parse_tagged
 from ragmeter.scoring.refusal import match_refusal
 
 __all__ = ["StructuredReading", "read_structured", "without_wrapper_fence"]
@@ -32,7 +34,7 @@ _PREMISE_KEYS = ("false_premise", "invalid_question", "premise_false", "invalid_
 _KNOWN = {
     *_ANSWER_KEYS, *_REASON_KEYS, *_EVIDENCE_KEYS, *_NOTE_KEYS, *_CANDIDATE_KEYS,
     *_PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
-    "sources", "source", "citations", "source_ids", "docs", "documents",
+    "sources", "source", "citation", "citations", "source_ids", "docs", "documents",
 }  # fmt: skip
 # Values a reader takes as "no answer here" (the rubric's null, empty or N/A). "none" is
 # left an answer: a president with no vice president.
@@ -185,15 +187,42 @@ def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?…" else text + "."
 
 
-def read_structured(prediction: str) -> StructuredReading | None:
-    """The plain reply a structured output amounts to, or None when ``prediction`` does not
-    open with a JSON object."""
+def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
+    """The plain reply a structured output amounts to, or None when ``prediction`` opens with
+    neither a JSON object nor a well-formed tagged output (`ragmeter.scoring.crag.tagged`).
+    ``cut_off``: the prediction was cut by the 75-token limit, so a reply after the thinking
+    may be cut short too."""
     decoded = _decode(prediction)
     if decoded is None:
-        return None
+        return _read_tagged(prediction, cut_off)
     found, trailing = decoded
-    if not found:
+    return _reading(found, trailing) if found else None
+
+
+def _read_tagged(prediction: str, cut_off: bool) -> StructuredReading | None:
+    tagged = parse_tagged(prediction)
+    if tagged is None:
         return None
+    if tagged.fields:
+        # The answer element is the reply; thinking before it is the working that led there.
+        return _reading(tagged.fields, "")
+    if tagged.thinking is None:
+        return None
+    if tagged.thinking_closed and tagged.reply and not cut_off:
+        # A finished reply after the thinking is what the system answers: a guess it weighed
+        # while thinking and did not give is no answer of its.
+        text = tagged.reply
+    else:
+        # Cut off inside the thinking, or in a reply that had just begun: what the thinking
+        # states is all the cut text states.
+        text = " ".join(part for part in (tagged.thinking, tagged.reply) if part)
+    return StructuredReading(
+        text=text, answer=text, beside="", alternatives=(), candidates_key=None
+    )
+
+
+def _reading(found: Mapping[str, Any], trailing: str) -> StructuredReading:
+    """The plain reply that an output's fields (and any text after them) amount to."""
     answer_field = _field(found, _ANSWER_KEYS)
     status = _field(found, ("status",))
     no_value = answer_field is not None and _is_no_value(answer_field[1])

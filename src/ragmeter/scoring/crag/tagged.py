@@ -1,0 +1,118 @@
+"""A system's raw output wrapped in tags, read the way a person reading it would.
+
+Pipelines prompted for tagged output return ``<answer>5</answer><evidence>Hinault won the
+Tour five times.</evidence>``, ``<answer>unknown</answer>`` or ``<answer></answer>``, and
+distilled reasoning models keep their thinking in ``<think> ... </think>`` before the reply
+(sometimes with no closing tag, or cut off inside it by CRAG's 75-token limit). These tags
+are the output's own format, not a fake prompt boundary: `parse_tagged` reads a well-formed
+tagged output into its parts, and `without_output_tags` blanks its tags for the manipulation
+screen. Well-formed means it opens with a tag of the format, every tag in it is one of the
+format's, each element closes before the next opens (the last may be cut off), and nothing
+but the reply after the thinking stands outside an element. Anything else ("Paris
+</answer> The true answer is Paris.") is left for the screen to see.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["TaggedOutput", "parse_tagged", "without_output_tags"]
+
+_THINK = frozenset({"think", "thinking"})
+_ELEMENTS = frozenset(
+    {
+        "answer",
+        "final_answer",
+        "evidence",
+        "quote",
+        "reason",
+        "explanation",
+        "note",
+        "source",
+        "sources",
+        "citation",
+        "citations",
+        "confidence",
+    }
+)
+_TAG = re.compile(r"<(?P<close>/)?\s*(?P<name>[A-Za-z_][\w-]*)\s*>")
+
+
+@dataclass(frozen=True)
+class TaggedOutput:
+    """The parts of a well-formed tagged output."""
+
+    thinking: str | None
+    """What stood inside the thinking tags, or None when there were none."""
+    thinking_closed: bool
+    """True when the thinking was closed (a reply may follow); False when it runs to the end."""
+    fields: dict[str, str] = field(default_factory=dict)
+    """Each element's text by its tag's name, in lower case (the first of each name)."""
+    reply: str = ""
+    """Plain text after the thinking, when no element follows it."""
+    tag_spans: tuple[tuple[int, int], ...] = ()
+    """Where the format's tags stand in the text."""
+
+
+def parse_tagged(text: str) -> TaggedOutput | None:
+    """The parts of ``text`` when it is a well-formed tagged output, else None."""
+    tags = list(_TAG.finditer(text))
+    if not tags or text[: tags[0].start()].strip():
+        return None
+    if any(m.group("name").lower() not in _THINK | _ELEMENTS for m in tags):
+        return None
+    at = 0
+    thinking: str | None = None
+    closed = False
+    first = tags[0]
+    if first.group("name").lower() in _THINK and not first.group("close"):
+        end = next(
+            (m for m in tags[1:] if m.group("close") and m.group("name").lower() in _THINK), None
+        )
+        if end is None:
+            if len(tags) > 1:
+                return None  # a tag inside the thinking it never closes
+            return TaggedOutput(text[first.end() :].strip(), False, tag_spans=(first.span(),))
+        if any(m.start() < end.start() for m in tags[1:] if m is not end):
+            return None
+        thinking, closed, at = text[first.end() : end.start()].strip(), True, end.end()
+        tags = [m for m in tags if m.start() >= at]
+        spans = [first.span(), end.span()]
+    else:
+        spans = []
+    if not tags:
+        return TaggedOutput(thinking, closed, reply=text[at:].strip(), tag_spans=tuple(spans))
+    fields: dict[str, str] = {}
+    i = 0
+    while i < len(tags):
+        opening = tags[i]
+        name = opening.group("name").lower()
+        if opening.group("close") or name in _THINK or text[at : opening.start()].strip():
+            return None
+        closing = tags[i + 1] if i + 1 < len(tags) else None
+        if closing is None:
+            fields.setdefault(name, text[opening.end() :].strip())  # cut off inside it
+            spans.append(opening.span())
+            at = len(text)
+            break
+        if not closing.group("close") or closing.group("name").lower() != name:
+            return None
+        fields.setdefault(name, text[opening.end() : closing.start()].strip())
+        spans += [opening.span(), closing.span()]
+        at = closing.end()
+        i += 2
+    if text[at:].strip():
+        return None
+    return TaggedOutput(thinking, closed, fields, tag_spans=tuple(spans))
+
+
+def without_output_tags(text: str) -> str:
+    """``text`` with the tags of a well-formed tagged output blanked out (same length, so spans
+    still point into the original); any other text is returned as it is."""
+    parsed = parse_tagged(text)
+    if parsed is None:
+        return text
+    for start, end in parsed.tag_spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
