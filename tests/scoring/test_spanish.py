@@ -73,6 +73,8 @@ def test_a_spanish_gold_is_met_by_the_same_spanish_words() -> None:
     title = "nadie sabe lo que va a pasar mañana"
     assert read_plainly(title, [title]) == title
     assert read_plainly("Nunca ganó.", ["invalid question"]) == "Never won."
+    # A reply that is the gold word for word ("es", a language's code) is left as it is.
+    assert read_plainly("es.", ["es"]) == "es."
 
 
 def test_a_spanish_hedge_and_decline_reach_the_screens() -> None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
 
-from ragmeter.scoring.normalize import format_ordinal
+from ragmeter.scoring.normalize import format_ordinal, normalize_answer
 from ragmeter.scoring.phrases import data_file
 
 __all__ = ["has_spanish", "spanish_as_english"]
@@ -228,8 +228,12 @@ def spanish_as_english(text: str, answers: Sequence[str] = ()) -> str:
     same Spanish words, not by their English)."""
     if not has_spanish(text):
         return text
-    # Of a word or two ("es"), a gold may be a code rather than Spanish.
-    if any(len(a.split()) >= 3 and has_spanish(a) for a in answers):
+    # Of a word or two ("es"), a gold may be a code rather than Spanish; a reply that is a
+    # gold word for word ("es.") has nothing to translate.
+    said = normalize_answer(text)
+    if any(
+        (len(a.split()) >= 3 and has_spanish(a)) or normalize_answer(a) == said for a in answers
+    ):
         return text
     text = _dates(text.translate(_PUNCTUATION))
     text = _words(_figures(text))
