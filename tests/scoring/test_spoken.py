@@ -22,6 +22,14 @@ from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
         ("twelve point five percent", "12.5 percent"),
         ("born on July tenth, nineteen thirty-nine", "born on July 10, 1939"),
         ("On April twenty-second, twenty twenty-three", "On April 22, 2023"),
+        # The day before its month, British style; cents said after the dollars.
+        ("on the tenth of March, twenty twenty-four", "on 10 March, 2024"),
+        ("on the twenty-first of June", "on 21 June"),
+        ("at one hundred eighty-nine dollars and eighty cents", "at $189.80"),
+        # "and" joins one number only after a hundred or a scale: a record is two numbers.
+        ("went fifty-six and twenty-six", "went 56 and 26"),
+        ("one hundred and five points", "105 points"),
+        ("in two thousand and eight", "in 2008"),
     ],
 )
 def test_spoken_figures_become_digits(said: str, digits: str) -> None:

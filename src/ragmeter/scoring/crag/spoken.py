@@ -46,6 +46,25 @@ _ORDINAL_DAY = re.compile(
     rf"(?:{'|'.join(_ORDINALS)}))\b",
     re.IGNORECASE,
 )
+# "the tenth of March": the day before its month, as British speakers say a date.
+_DAY_OF_MONTH = re.compile(
+    rf"\b(?:the\s+)?(?P<day>(?:(?:twenty|thirty)-)?(?:{'|'.join(_ORDINALS)}))\s+of\s+"
+    rf"(?P<month>{_MONTHS})\b",
+    re.IGNORECASE,
+)
+# "and" joins the parts of one number only after a hundred or a scale ("one hundred and five",
+# "two thousand and eight"); "fifty-six and twenty-six" is two numbers (a 56-26 record).
+_TWO_NUMBERS = re.compile(r"(?<!hundred)(?<!thousand)(?<!million)(?<!billion)\s+and\s+", re.I)
+# "one hundred eighty-nine dollars and eighty cents": the cents said after the dollars.
+_DOLLARS_AND_CENTS = re.compile(
+    rf"\b(?P<dollars>\d[\d,]*)\s+dollars?,?\s+and\s+(?P<cents>\d{{1,2}}|{_WORD}(?:-{_WORD})?)"
+    r"\s+cents?\b",
+    re.IGNORECASE,
+)
+
+
+def _ordinal(said: str) -> int:
+    return sum(_TENS[p] if p in _TENS else _ORDINALS[p] for p in said.lower().split("-"))
 
 
 def _cardinal(words: list[str]) -> int | None:
@@ -109,15 +128,31 @@ def spoken_numbers_as_digits(text: str) -> str:
     """``text`` with its spoken figures in digits ("in nineteen ninety-five" -> "in 1995")."""
 
     def day(m: re.Match[str]) -> str:
-        parts = m.group("day").lower().split("-")
-        value = sum(_TENS[p] if p in _TENS else _ORDINALS[p] for p in parts)
-        return f"{m.group('month')} {value}"
+        return f"{m.group('month')} {_ordinal(m.group('day'))}"
 
-    def number(m: re.Match[str]) -> str:
-        run = m.group(0)
+    def day_first(m: re.Match[str]) -> str:
+        return f"{_ordinal(m.group('day'))} {m.group('month')}"
+
+    def one_number(run: str) -> str:
         if len(re.split(r"[\s-]+", run.strip())) < 2:
             return run  # a lone number word stays a word
         digits = _digits(run)
         return run if digits is None else digits
 
-    return _RUN.sub(number, _ORDINAL_DAY.sub(day, text))
+    def number(m: re.Match[str]) -> str:
+        parts = _TWO_NUMBERS.split(m.group(0))
+        joiners = _TWO_NUMBERS.findall(m.group(0))
+        out = one_number(parts[0])
+        for joiner, part in zip(joiners, parts[1:], strict=True):
+            out += joiner + one_number(part)
+        return out
+
+    def cents(m: re.Match[str]) -> str:
+        said = m.group("cents").lower()
+        value = int(said) if said.isdigit() else _cardinal(re.split(r"-", said))
+        if value is None or value >= 100:
+            return m.group(0)
+        return f"${m.group('dollars')}.{value:02d}"
+
+    text = _DAY_OF_MONTH.sub(day_first, _ORDINAL_DAY.sub(day, text))
+    return _DOLLARS_AND_CENTS.sub(cents, _RUN.sub(number, text))
