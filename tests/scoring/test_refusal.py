@@ -74,6 +74,7 @@ REFUSALS = [
     "According to the sources, today's opening price for WIRE is not available.",
     "There is no closing price available for SFWL for the most recent Friday.",
     "The data for that day is unavailable.",
+    "n/a – the UFC doesn't publicly disclose fighter pay for those bouts.",
 ]
 
 ANSWERS = [

@@ -91,10 +91,11 @@ _UNAVAILABLE = re.compile(
 
 
 # "Abstained: this needs live market data ...", "No answer: confidence 0.19 is under the
-# cutoff", "Confidence below threshold - no answer returned.": a service that abstains says so
-# first, or says that no answer was returned.
+# cutoff", "Confidence below threshold - no answer returned.", "n/a - the UFC doesn't disclose
+# fighter pay": a service that abstains says so first, or says that no answer was returned.
 _ABSTAINS = re.compile(
-    r"^(?:abstain(?:ed|ing|s)?|no answer)(?!\S)|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
+    r"^(?:abstain(?:ed|ing|s)?|no answer|n a)(?!\S)"
+    r"|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
 )
 
 
