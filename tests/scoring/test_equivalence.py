@@ -93,6 +93,13 @@ def test_yes_no() -> None:
     bare = yes_no_outcome(["paris"], "Yes")
     assert bare is not None and bare.label == "incorrect"
     assert yes_no_outcome(["paris"], "Yes, it is Paris.") is None
+    # A sentence gold that gives its verdict first: a bare verdict is settled, the opposite
+    # verdict too; what follows a matching one is read against the gold's own detail.
+    rich = ["yes, rogan is estimated at $120 million while elon musk is valued at $257 billion."]
+    assert yes_no_outcome(rich, "yes").label == "correct"  # type: ignore[union-attr]
+    assert yes_no_outcome(rich, "No.").label == "incorrect"  # type: ignore[union-attr]
+    assert yes_no_outcome(rich, "Yes, Musk is worth about $200 billion.") is None
+    assert yes_no_outcome(["no one"], "Yes") is not None  # "no one" gives no verdict
 
 
 def test_comparison_options_and_picks() -> None:

@@ -500,9 +500,18 @@ _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 _SAID_YES_NO = {"yes": "yes", "yep": "yes", "yup": "yes", "yeah": "yes", "no": "no", "nope": "no"}
 
 
+# "yes, rogan is estimated at $120 million while ...": a sentence gold that gives its verdict
+# first.
+_VERDICT_FIRST = re.compile(r"^\s*(yes|no)\s*[,.;:!]\s*\S", re.IGNORECASE)
+
+
 def yes_no_gold(answers: Sequence[str]) -> str | None:
-    """ "yes" or "no" when the gold is one of them (or "true" / "false"), else None."""
-    return _YES_NO.get(normalize_answer(answers[0])) if answers else None
+    """ "yes" or "no" when the gold is one of them (or "true" / "false") or opens with one
+    ("yes, ..."), else None."""
+    if not answers:
+        return None
+    opening = _VERDICT_FIRST.match(answers[0])
+    return _YES_NO.get(opening.group(1).lower() if opening else normalize_answer(answers[0]))
 
 
 def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
@@ -518,9 +527,11 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
     said = _SAID_YES_NO.get(words[0]) if words else None
     if said is None:
         return None
-    if said == gold:
-        return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
-    return RuleOutcome("incorrect", "yes_no", f"{said} ≠ {gold}")
+    if said != gold:
+        return RuleOutcome("incorrect", "yes_no", f"{said} ≠ {gold}")
+    if _VERDICT_FIRST.match(answers[0]) and normalize_answer(prediction) not in _YES_NO:
+        return None  # what follows the yes is read against what follows the gold's
+    return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
 
 
 # A gold opening "both interstellar and inception have won" picks neither option.
