@@ -106,6 +106,10 @@ def test_comparison_options_and_picks() -> None:
     q = "who has won more super bowl championships, tom brady or peyton manning?"
     opts = comparison_options(q)
     assert opts is not None and opts.first == "tom brady" and opts.second == "peyton manning"
+    # The options first, then a comparative: "is a or b newer?"
+    phones = comparison_options("is the samsung galaxy s24 or the samsung galaxy z flip 5 newer?")
+    assert phones is not None and phones.first_words == {"s24"}
+    assert comparison_options("is paris or lyon the capital of france?") is None
     gold = "tom brady has won more super bowls than peyton manning, 7 to 2."
     assert gold_option(q, [gold]) == "tom brady"
     assert comparison_outcome(q, [gold], "Tom Brady.").label == "correct"  # type: ignore[union-attr]

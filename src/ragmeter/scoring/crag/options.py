@@ -50,6 +50,11 @@ _LEAD_OR = re.compile(
     r"(?:have|has|had|get|got|make|made|earn|earned|score|scored|win|won|hold|held|own|sell"
     r"|sold|play|played|weigh|cost|rank|contain)\b"
 )
+# "is the galaxy s24 or the galaxy z flip 5 newer?": the options, then a comparative.
+_LEAD_OR_COMPARATIVE = re.compile(
+    r"^(?:is|was|are|were)\s+(?P<a>(?:\S+\s+){0,5}?\S+)\s+or\s+(?P<b>(?:\S+\s+){0,6}?\S+)\s+"
+    r"(?:\w{2,}er|more\s+\w+|less\s+\w+)\s*\??\s*$"
+)
 # "The age difference between a and b" asks about both options at once, not for a pick.
 _NO_PICK = frozenset(["difference", "differ", "gap", "combined", "sum", "together", "distance"])
 
@@ -72,7 +77,8 @@ def comparison_options(query: str) -> ComparisonOptions | None:
     """The two options a comparison question offers, or None when it offers no clear pair."""
     q = query.strip().lower()
     no_pick = bool(_NO_PICK & set(tokens(q)))
-    for pattern in (_TAIL_OR, _COMMA_OR, _BETWEEN, _VERSUS, _PREP_OR, _LEAD_OR):
+    patterns = (_TAIL_OR, _COMMA_OR, _BETWEEN, _VERSUS, _PREP_OR, _LEAD_OR, _LEAD_OR_COMPARATIVE)
+    for pattern in patterns:
         m = pattern.search(q)
         if m is None or (no_pick and pattern is _BETWEEN):
             continue
