@@ -218,6 +218,10 @@ def test_short_codes_named_in_words() -> None:
     assert code_outcome(["us"], "The United States.").label == "correct"  # type: ignore[union-attr]
     assert code_outcome(["l"], "Strasbourg lost their last match.").label == "correct"  # type: ignore[union-attr]
     assert code_outcome(["w"], "They lost 2-1.") is None  # the other result: the judge's
+    # A draw said in the words of the other results.
+    draw = "They drew 1-1, so it was neither a win nor a loss."
+    assert code_outcome(["d"], draw).label == "correct"  # type: ignore[union-attr]
+    assert code_outcome(["w"], draw) is None
     assert code_outcome(["en"], "French") is None
     assert code_outcome(["paris"], "Paris") is None
 

@@ -1312,6 +1312,9 @@ def long_list(text: str) -> bool:
     return items is not None and len(items) >= 3
 
 
+_NEITHER_WIN_NOR_LOSS = re.compile(r"\bneither (?:a )?(?:win|won) nor (?:a )?(?:loss|lost)\b")
+
+
 def code_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     """A gold that is a short code ("en", "es", "w") against a prediction naming it in words.
 
@@ -1322,11 +1325,14 @@ def code_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     names = CODES.get(gold)
     if names is None:
         return None
+    results = gold in ("w", "l", "d")
     text = " ".join(tokens(prediction))
+    if results:
+        # "neither won nor lost", "neither a win nor a loss": a draw in the words of the others.
+        text = _NEITHER_WIN_NOR_LOSS.sub("draw", text)
     said = {n for n in names if f" {n} " in f" {text} "}
     if not said:
         return None
-    results = gold in ("w", "l", "d")
     rivals = [
         k
         for k, v in CODES.items()
