@@ -31,6 +31,9 @@ def one(text: str):  # type: ignore[no-untyped-def]
         ("3rd", "third"),
         ("2019", "March 3, 2019"),
         ("twelve", "12"),
+        # Halfway between two whole numbers, a figure rounds either way.
+        ("62.5%", "62%"),
+        ("62.5%", "63%"),
     ],
 )
 def test_same_value_across_formats(gold: str, pred: str) -> None:
@@ -49,6 +52,7 @@ def test_same_value_across_formats(gold: str, pred: str) -> None:
         ("2019", "2018"),
         ("7/20/74", "July 21, 1974"),
         ("45%", "54%"),
+        ("62.5%", "61%"),
     ],
 )
 def test_different_values(gold: str, pred: str) -> None:

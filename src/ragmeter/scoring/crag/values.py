@@ -489,14 +489,18 @@ _RELATIVE_TOLERANCE = Decimal("0.015")
 
 def _amounts_equal(a: Value, b: Value) -> bool:
     """``b`` states ``a``'s amount: equal, ``b`` rounding to ``a`` at ``a``'s coarser
-    precision (4.3 for 4), or both the same at the coarser precision and close."""
+    precision (4.3 for 4), ``a`` halfway between two steps of ``b``'s precision and ``b``
+    either one, or both the same at the coarser precision and close."""
     assert a.amount is not None and b.amount is not None
     if a.amount == b.amount:
         return True
     if a.precision > b.precision and _round(b.amount, a.precision) == a.amount:
         return True
     step = max(a.precision, b.precision)
-    if _round(a.amount, step) != _round(b.amount, step):
+    # 62.5 said as 62: a figure halfway between two steps rounds either way (half up, half
+    # to even), and neither way is a different figure.
+    halfway = abs(a.amount - b.amount) * 2 == step and b.precision == step
+    if not halfway and _round(a.amount, step) != _round(b.amount, step):
         return False
     big = max(abs(a.amount), abs(b.amount))
     return big > 0 and abs(a.amount - b.amount) / big <= _RELATIVE_TOLERANCE
