@@ -511,6 +511,9 @@ def test_a_reply_that_negates_the_questions_own_words() -> None:
     assert negates_question(ipo, said) == "not 1987"
     lazy = "why are jack russell terrier so lazy?"
     assert negates_question(lazy, "Jack Russell Terriers are generally not lazy.") == "not lazy"
+    worst = "how much is the worst performing stock, amazon?"
+    said = "It trades at $176. Amazon hasn't been one of the worst performers."
+    assert negates_question(worst, said) == "hasnt worst"
     # A decline negates nothing; "No," answers; the question's own "not" is a title's.
     assert negates_question(ipo, "I could not find the 1987 trading volume.") is None
     assert negates_question("was it released in 1987?", "No, it was not released in 1987.") is None

@@ -1397,9 +1397,10 @@ def corrects_question(query: str, prediction: str) -> bool:
 
 _NEGATOR_WORDS = "not never isnt arent wasnt werent didnt doesnt dont hasnt havent hadnt"
 _NEGATORS = frozenset(_NEGATOR_WORDS.split())
-# Words between a negation and what it negates: "not an ASAT", "isn't among the worst".
+# Words between a negation and what it negates: "not an ASAT", "isn't among the worst"
+# ("one" is read as "1").
 _FILLER_WORDS = (
-    "a an the actually really typically generally usually even ever one of among in on at"
+    "a an the actually really typically generally usually even ever one 1 of among in on at"
     " called named titled known as any quite so that this considered exactly been be"
 )
 _NEGATION_FILLER = frozenset(_FILLER_WORDS.split())
@@ -1424,7 +1425,7 @@ def negates_question(query: str, prediction: str) -> str | None:
     for i, word in enumerate(words):
         if word not in _NEGATORS:
             continue
-        following = [w for w in words[i + 1 : i + 5] if w not in _NEGATION_FILLER][:1]
+        following = [w for w in words[i + 1 : i + 6] if w not in _NEGATION_FILLER][:1]
         if following and following[0] in asked:
             found = f"{word} {following[0]}"
             if f" {word} {words[i + 1]} " not in f" {query_text} ":
