@@ -209,6 +209,11 @@ def test_list_items() -> None:
     assert usa is not None and usa.label == "correct"
     # Not a list answer, or not a list gold: the judge's.
     assert list_outcome(gold, "Maddox.") is None
+    # ... unless the question asks after several and it names one of three or more items.
+    several = list_outcome(gold, "Maddox.", "who are angelina jolie's children?")
+    assert several is not None and several.label == "incorrect"
+    pond = ["an engineered pond, fed by the pripyat river"]
+    assert list_outcome(pond, "A cooling pond.", "what are the cooling sources?") is None
     assert list_outcome(["the band was formed by john and paul in 1960"], "John, Paul") is None
 
 

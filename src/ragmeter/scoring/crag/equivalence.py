@@ -887,7 +887,7 @@ def settle(
         or frequency_outcome(query, answers, prediction)
         or score_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
-        or (list_outcome(answers, prediction) if list_gold else None)
+        or (list_outcome(answers, prediction, query) if list_gold else None)
     )
 
 
@@ -1110,21 +1110,34 @@ def _short_parts(gold: str) -> bool:
     return len(parts) >= 3 and all(1 <= len(tokens(p)) <= 4 for p in parts)
 
 
-def list_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+def list_outcome(answers: Sequence[str], prediction: str, query: str = "") -> RuleOutcome | None:
     """A list gold against a list answer: the same items, or an item missing or added.
 
     Items are matched by their distinctive words ("maddox" for "maddox chivan jolie-pitt";
     words every gold item shares, like a family name, tell nothing). Only a prediction
-    that is itself a list is settled; anything else is the judge's.
+    that is itself a list is settled, or one gold item alone to a ``query`` after several
+    ("who were ...?" against three or more); anything else is the judge's.
     """
     gold = _gold_items(answers[0]) if answers else None
     if gold is None:
         return None
     pred = _items(prediction, strip_lead_in=True)
-    if len(pred) < 2 or any(len(i) > _MAX_ITEM_WORDS + 2 for i in pred):
+    if not pred or any(len(i) > _MAX_ITEM_WORDS + 2 for i in pred):
         return None
     common = set.intersection(*(set(g) for g in gold))
     gold_keys = [set(g) - common or set(g) for g in gold]
+    if len(pred) == 1:
+        # "Chance the Rapper" to "who were awarded ...?": one of three winners, the others
+        # left out. One item to a question after one ("name a film of hers"), or against a
+        # two-part gold that may be one description ("an engineered pond, fed by the pripyat
+        # river"), is the judge's to read.
+        asks_several = bool(_PLURAL_ASK & set(tokens(query)))
+        named = (
+            asks_several and len(gold) >= 3 and len(tokens(prediction)) <= _MAX_ITEM_WORDS
+        ) and any(_names_item(g, gold[i], pred[0]) for i, g in enumerate(gold_keys))
+        if not named:
+            return None
+        return RuleOutcome("incorrect", "list_items", f"{len(gold) - 1} gold item(s) missing")
     matched: set[int] = set()
     extra = 0
     for item in pred:
