@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from scoring_fakes import ScriptedLLM
 
-from ragmeter.scoring.crag.counts import bare_count, counts_none, frequency_outcome, says_zero
+from ragmeter.scoring.crag.counts import (
+    bare_count,
+    counts_none,
+    frequency_outcome,
+    says_zero,
+    zero_outcome,
+)
 from ragmeter.scoring.crag.judge import LLMJudge
 from ragmeter.scoring.crag.scores import score_outcome, score_pairs
 from ragmeter.scoring.crag.tickers import (
@@ -68,6 +74,18 @@ def test_a_gold_that_says_never_counts_none() -> None:
     ]:
         assert not says_zero(some, q), some
     assert bare_count("3") and bare_count("2 times.") and not bare_count("Nominated 7 times.")
+
+
+def test_a_zero_gold_met_by_a_reply_that_counts_none() -> None:
+    q = "how many grammies did ariana grande won until 60th grammy (2017)?"
+    said = "She had not won any Grammys by the 60th Grammy Awards. Her first came in 2019."
+    out = zero_outcome(q, ["0"], said)  # the question's own "60th" counts nothing
+    assert out is not None and out.label == "correct"
+    assert zero_outcome(q, ["0"], "She had won two by then.") is None  # the value rule's
+    # Denying a kind is no count of none: "not a group" to "how many people are in it?"
+    weeknd = "The Weeknd is not a group. It is the stage name of a single person."
+    assert zero_outcome("how many people are in the weeknd?", ["0"], weeknd) is None
+    assert zero_outcome(q, ["1"], said) is None
 
 
 def test_the_judge_reads_a_count_of_none_without_the_golds_other_figures() -> None:

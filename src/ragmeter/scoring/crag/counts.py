@@ -16,7 +16,7 @@ from ragmeter.scoring.crag.rules import RuleOutcome
 from ragmeter.scoring.crag.values import find_values
 from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_answer, opening_sentence, tokens
 
-__all__ = ["bare_count", "counts_none", "frequency_outcome", "says_zero"]
+__all__ = ["bare_count", "counts_none", "frequency_outcome", "says_zero", "zero_outcome"]
 
 _FREQUENCY_ASK = re.compile(r"\b(?:frequency|how often|how many times)\b", re.IGNORECASE)
 # How often a schedule pays or happens in a year; "semi-annually" before "annually".
@@ -81,13 +81,17 @@ def says_zero(prediction: str, question: str) -> bool:
     nominated for Song of the Year 7 times" to "how many times has she won Song of the Year?".
     A clause is about the count asked when it shares a word with the question."""
     asked = set(tokens(question)) - FUNCTION_WORDS - _COUNT_WORDS
+    # "by the 60th Grammy Awards": a figure the question itself holds counts nothing.
+    echoed = {v.amount for v in find_values(question)}
     first = opening_sentence(prediction)
     zero = some = False
     for clause in _CLAUSE_END.split(first):
         words = tokens(clause)
         if not words:
             continue
-        counts = [v.amount for v in find_values(clause) if not v.is_year_like]
+        counts = [
+            v.amount for v in find_values(clause) if not v.is_year_like and v.amount not in echoed
+        ]
         # "Zero", "0 times", "None": a clause that is only a count answers the question.
         bare = all(w in _BARE or w.isdigit() for w in words)
         about = bare or bool(asked & set(words))
@@ -106,3 +110,27 @@ def bare_count(prediction: str) -> bool:
     values = [v for v in find_values(prediction) if not v.is_year_like]
     rest = set(tokens(prediction)) - {"times", "time"}
     return len(values) == 1 and len(rest) <= len(tokens(values[0].text))
+
+
+_NUMBER_ASK = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
+_ZERO_GOLDS = frozenset(["0", "zero", "none"])
+# Words that count none: "hadn't won any", "None!", "never", "no Grammys"; "The Weeknd is not
+# a group" denies a kind, not a count.
+_COUNTS_NONE = re.compile(
+    r"\b(?:none|zero|never|nobody|no\s+\w+|(?:not|n't)\s+(?:\w+\s+){0,3}?(?:any|a\s+single))\b"
+    r"|n't\s+(?:\w+\s+){0,3}?(?:any|a\s+single)\b",
+    re.IGNORECASE,
+)
+
+
+def zero_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """To "how many ...?" with a gold of 0, a reply whose opening says the count is none
+    ("She had not won any Grammys by the 60th Awards. Her first came in 2019."): correct,
+    whatever later sentences count; None otherwise (the value rule reads any count given)."""
+    if not answers or normalize_answer(answers[0]) not in _ZERO_GOLDS:
+        return None
+    if not _NUMBER_ASK.search(query) or not says_zero(prediction, query):
+        return None
+    if not _COUNTS_NONE.search(opening_sentence(prediction)):
+        return None
+    return RuleOutcome("correct", "equivalent_value", "none, as the gold's 0")

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragmeter.scoring.crag.counts import frequency_outcome
+from ragmeter.scoring.crag.counts import frequency_outcome, zero_outcome
 from ragmeter.scoring.crag.names import CODES, acronym_of, is_place, same_name
 from ragmeter.scoring.crag.options import (
     comparison_options,
@@ -885,6 +885,7 @@ def settle(
         or code_outcome(answers, prediction)
         or comparison_outcome(query, answers, prediction)
         or frequency_outcome(query, answers, prediction)
+        or zero_outcome(query, answers, prediction)
         or score_outcome(query, answers, prediction)
         or value_outcome(answers, prediction, query)
         or (list_outcome(answers, prediction, query) if list_gold else None)
