@@ -75,6 +75,10 @@ REFUSALS = [
     "There is no closing price available for SFWL for the most recent Friday.",
     "The data for that day is unavailable.",
     "n/a – the UFC doesn't publicly disclose fighter pay for those bouts.",
+    "Unclear. The retrieved reports cover its February fixtures but not its last game.",
+    "No data. The retrieved pages show only the latest quote, not daily volumes.",
+    "I don't have CEL-SCI's (CVM) opening price for last Friday.",
+    "I don't see a Thunder game on October 13, 2022 in the provided records.",
 ]
 
 ANSWERS = [

@@ -71,10 +71,14 @@ _CANNOT = re.compile(
     r"(?:give|tell|say|compute|calculate|determine|identify|name|list|confirm|provide|point to"
     r"|pin down|find|verify|answer|work out|figure out|pinpoint|state|report|look up"
     r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up|match|get)"
-    r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,3}?(?:data|figures?|numbers?"
+    r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,5}?(?:data|figures?|numbers?"
     r"|prices?|quotes?|prints?|records?|stats|statistics|information|info|details|results|totals"
     r"|lists?|breakdowns?|counts?|access)"
-    r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry))(?!\S)"
+    r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry)"
+    # "I don't see a Thunder game on October 13 in the provided records"
+    r"|(?:dont|do not|cannot|cant|couldnt|could not) see (?:\S+ ){1,10}?(?:in|on|among) (?:the )?"
+    r"(?:provided |retrieved )?(?:records|documents|pages|sources|context|data|results|schedule))"
+    r"(?!\S)"
 )
 
 
@@ -92,9 +96,10 @@ _UNAVAILABLE = re.compile(
 
 # "Abstained: this needs live market data ...", "No answer: confidence 0.19 is under the
 # cutoff", "Confidence below threshold - no answer returned.", "n/a - the UFC doesn't disclose
-# fighter pay": a service that abstains says so first, or says that no answer was returned.
+# fighter pay", "Unclear. The retrieved reports cover ...", "No data. ...": a service that
+# abstains says so first, or says that no answer was returned.
 _ABSTAINS = re.compile(
-    r"^(?:abstain(?:ed|ing|s)?|no answer|n a)(?!\S)"
+    r"^(?:abstain(?:ed|ing|s)?|no answer|n a|no data|unclear)(?!\S)"
     r"|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
 )
 
@@ -189,7 +194,8 @@ def _hedged_answer(norm: str, start: int, end: int) -> bool:
     for i, word in enumerate(after):
         if word in _CONNECTORS:
             rest = " ".join(after[i + 1 :])
-            if _ANSWER_AFTER.match(rest):
+            # "..., but not its most recent game": what follows "but not" is left out.
+            if _ANSWER_AFTER.match(rest) and not rest.startswith("not "):
                 return True
     return False
 
