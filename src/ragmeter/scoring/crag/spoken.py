@@ -41,16 +41,13 @@ _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
+_DAY = rf"(?:(?:twenty|thirty)-)?(?:{'|'.join(_ORDINALS)})"
 _ORDINAL_DAY = re.compile(
-    rf"\b(?P<month>{_MONTHS})\.?\s+(?:the\s+)?(?P<day>(?:(?:twenty|thirty)-)?"
-    rf"(?:{'|'.join(_ORDINALS)}))\b",
-    re.IGNORECASE,
+    rf"\b(?P<month>{_MONTHS})\.?\s+(?:the\s+)?(?P<day>{_DAY})\b", re.IGNORECASE
 )
 # "the tenth of March": the day before its month, as British speakers say a date.
 _DAY_OF_MONTH = re.compile(
-    rf"\b(?:the\s+)?(?P<day>(?:(?:twenty|thirty)-)?(?:{'|'.join(_ORDINALS)}))\s+of\s+"
-    rf"(?P<month>{_MONTHS})\b",
-    re.IGNORECASE,
+    rf"\b(?:the\s+)?(?P<day>{_DAY})\s+of\s+(?P<month>{_MONTHS})\b", re.IGNORECASE
 )
 # "and" joins the parts of one number only after a hundred or a scale ("one hundred and five",
 # "two thousand and eight"); "fifty-six and twenty-six" is two numbers (a 56-26 record).
