@@ -3,9 +3,10 @@
 1. no prediction → missing; a gold that is empty or ``nan`` → unscored (never scored);
 2. the prediction is cut to its first 75 tokens (what CRAG scores);
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
-   delimiter look-alikes → incorrect (rule ``manipulation``, span recorded);
-4. the rules, on the prediction read plainly (a structured output, JSON text, as the reply
-   it amounts to, whose figures beside the answer must not contradict the gold's;
+   delimiter look-alikes → incorrect (rule ``manipulation``, span recorded); the tags of a
+   well-formed tagged output are its format, not a boundary;
+4. the rules, on the prediction read plainly (a structured output, JSON text or tagged, as
+   the reply it amounts to, whose figures beside the answer must not contradict the gold's;
    `read_plainly`: no source markers or
    Markdown, spoken figures in digits, European figures as US ones, the gold company's
    ticker as its name, without a confidence stated beside the answer) and, for a
@@ -17,7 +18,7 @@
    and so is a stated confidence below 0.8, an answer given with runner-ups, or candidates
    a reply opens with before it declines ("Paris or Lyon; I am not sure.");
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
-   a schedule for a count per year, one side of a score, a list's items;
+   a schedule for a count per year, a count of none, one side of a score, a list's items;
 7. the judges (majority vote; of a structured output they read the answer field); with no
    judge, incorrect flagged ``approximate``.
 
