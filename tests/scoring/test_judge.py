@@ -22,6 +22,7 @@ from ragmeter.scoring.crag.judge import (
     LLMJudge,
     LLMRefusalConfirmer,
     decide,
+    gold_span,
     is_long_prediction,
     judge_against_golds,
     lead_sentence,
@@ -132,6 +133,17 @@ def test_key_answer_of_a_long_gold_must_come_from_the_gold() -> None:
     stray = ScriptedLLM(lambda u, s: "Drake" if "Full answer:" in u else "no")
     assert asyncio.run(LLMJudge(stray, "f").key_answer("who?", gold)) is None
     assert asyncio.run(LLMJudge(stray, "f").key_answer("who?", "taylor swift")) is None
+
+
+def test_a_key_in_the_models_words_keeps_the_golds_own_words_at_its_end() -> None:
+    gold = "furious 7 marked the final film performance of paul walker"
+    said = ScriptedLLM(lambda u, s: "Fast and Furious 7" if "Full answer:" in u else "no")
+    key = asyncio.run(LLMJudge(said, "f").key_answer("what movie was his last?", gold))
+    assert key == "furious 7"
+    # Less than half the key in the gold, or only its middle there: no short form.
+    assert gold_span(["the", "fast", "and", "furious", "seven"], gold.split()) is None
+    assert gold_span(["a", "film", "performance", "here"], gold.split()) is None
+    assert gold_span(["paul", "walker", "jr"], gold.split()) == ["paul", "walker"]
 
 
 def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:

@@ -94,6 +94,7 @@ __all__ = [
     "LLMJudge",
     "PanelDecision",
     "decide",
+    "gold_span",
     "is_long_prediction",
     "judge_against_golds",
     "lead_sentence",
@@ -462,7 +463,10 @@ class LLMJudge:
             return None
         gold_words |= {str(n) for w, n in COUNT_WORDS.items() if w in gold_words}
         if sum(w in gold_words for w in key_words) < 0.8 * len(key_words):
-            return None
+            span = gold_span(key_words, tokens(gold))
+            if span is None:
+                return None
+            key, key_words = " ".join(span), span
         if _bare_count(key) and not numeric:
             # "3" for "can you list isla fisher's kids?": the gold's names are the answer.
             return None
@@ -869,6 +873,21 @@ def _listed(short: str, question: str, gold: str, prediction: str) -> bool:
     if long_list(short):
         return True
     return len(tokens(prediction)) <= _SHORT_LIST_WORDS and short == stated_list(gold, question)
+
+
+def gold_span(key_words: list[str], gold_words: list[str]) -> list[str] | None:
+    """The gold's own words at one end of a key the model put in its own words ("Fast and
+    Furious 7" from "furious 7 marked the final film ..."): the longest run that opens or
+    closes the key and stands in the gold as it is, when it holds at least half the key's
+    words (None otherwise). A run from the middle of the key could be any words."""
+    n = len(key_words)
+    for size in range(n - 1, 0, -1):
+        if 2 * size < n:
+            break
+        for run in (key_words[:size], key_words[n - size :]):
+            if any(gold_words[i : i + size] == run for i in range(len(gold_words) - size + 1)):
+                return run
+    return None
 
 
 def _stated_key(question: str, gold: str) -> str | None:
