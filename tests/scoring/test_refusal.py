@@ -79,6 +79,11 @@ REFUSALS = [
     "No data. The retrieved pages show only the latest quote, not daily volumes.",
     "I don't have CEL-SCI's (CVM) opening price for last Friday.",
     "I don't see a Thunder game on October 13, 2022 in the provided records.",
+    # A knowledge-graph lookup that found nothing, in a database's words.
+    "no result",
+    "lookup failed",
+    "No results found.",
+    "no result (juan_gris died: 1927-05-11; wolf_vostell born: 1932-10-14)",
 ]
 
 ANSWERS = [

@@ -96,10 +96,12 @@ _UNAVAILABLE = re.compile(
 
 # "Abstained: this needs live market data ...", "No answer: confidence 0.19 is under the
 # cutoff", "Confidence below threshold - no answer returned.", "n/a - the UFC doesn't disclose
-# fighter pay", "Unclear. The retrieved reports cover ...", "No data. ...": a service that
-# abstains says so first, or says that no answer was returned.
+# fighter pay", "Unclear. The retrieved reports cover ...", "No data. ...", "no result",
+# "lookup failed": a service that abstains says so first (a lookup that found nothing says it
+# in a database's words), or says that no answer was returned.
 _ABSTAINS = re.compile(
-    r"^(?:abstain(?:ed|ing|s)?|no answer|n a|no data|unclear)(?!\S)"
+    r"^(?:abstain(?:ed|ing|s)?|no answer|n a|no data|unclear|no (?:results?|records?)"
+    r"(?: found| returned)?|(?:lookup|query|search) (?:failed|returned nothing))(?!\S)"
     r"|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
 )
 
