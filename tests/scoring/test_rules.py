@@ -92,3 +92,11 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     assert final_answer("A and B. Answer: all of them") is None
     assert final_answer("A and B both won. Answer: Both teams") == "Both teams"
     assert final_answer("Answer: " + "word " * 40) is None  # more than a short answer
+    # A Markdown answer line over bullets of detail: the line is the answer.
+    said = "**Answer:** Eminem\n- The Monster Tour (2014)\n- Named after their single"
+    assert final_answer(said) == "Eminem"
+    assert final_answer("**Answer:** They are:\n- A\n- B") == "They are:\n- A\n- B"
+    assert final_answer("Answer:\n- A\n- B\n- C") == "- A\n- B\n- C"
+    # "Therefore, X." closing a reasoning; a "therefore" inside a sentence closes nothing.
+    assert final_answer("The Alamo is in San Antonio. Therefore, San Antonio.") == "San Antonio."
+    assert final_answer("It was therefore, a hit") is None

@@ -134,9 +134,11 @@ class Rules:
 
 _CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
-# "... So the answer is X." / "Answer: X" / "Final answer: X": how a reasoning ends.
+# "... So the answer is X." / "Answer: X" / "Final answer: X" / "... Therefore, X.": how a
+# reasoning ends.
 _FINAL_ANSWER = re.compile(
-    r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*",
+    r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
+    r"|(?:(?<=[.!?])\s+|^)therefore,\s*",
     re.IGNORECASE,
 )
 _FINAL_ANSWER_WORDS = 30
@@ -148,10 +150,23 @@ def final_answer(text: str) -> str | None:
     found = list(_FINAL_ANSWER.finditer(text))
     if not found:
         return None
-    tail = text[found[-1].end() :].strip()
+    tail = _MARKUP_AROUND.sub("", text[found[-1].end() :]).strip()
+    first, _, rest = tail.partition("\n")
+    heads = first.strip() and not _BULLET.match(first) and not first.rstrip().endswith(":")
+    if heads and _DETAIL_LINES.match(rest):
+        # "**Answer:** Eminem" over bullets of detail: the line is the answer, the bullets
+        # back it up (a list the answer introduces ends its line with a colon).
+        tail = first.strip()
     if not tail or len(tail.split()) > _FINAL_ANSWER_WORDS or _POINTS_BACK.match(tail):
         return None
     return tail
+
+
+# The emphasis closing a "**Answer:**" label, or opening its answer.
+_MARKUP_AROUND = re.compile(r"^[*_`\s]+")
+_BULLET = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s")
+# Lines below an answer that only back it up: bullets, or nothing at all.
+_DETAIL_LINES = re.compile(r"^(?:\s*(?:[-*\u2022]|\d+[.)])\s+[^\n]*(?:\n|$)|\s*\n)*\s*$")
 
 
 # "... Jeff Mangum, Julian Koster and Scott Spillane. Answer: those four.": an answer that
