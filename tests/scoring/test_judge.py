@@ -146,6 +146,22 @@ def test_a_key_in_the_models_words_keeps_the_golds_own_words_at_its_end() -> Non
     assert gold_span(["paul", "walker", "jr"], gold.split()) == ["paul", "walker"]
 
 
+def test_a_tie_in_the_gold_is_met_by_a_tie_in_the_answer_without_a_model() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    query = "which movie has more oscar nominations for best visual effects, inception or x?"
+    gold = "both x and inception have won an oscar for best visual effects."
+    for said in (
+        "Great question! They're actually tied: one nomination each, and both won.",
+        "equal (1 each)",
+        "Neither: Inception and X each received one nomination, and both won.",
+    ):
+        check = asyncio.run(judge.check(query, gold, said))
+        assert (check.verdict, check.calls) == ("correct", 0), said
+    assert asyncio.run(judge.check(query, gold, "Inception")).verdict == "incorrect"
+    # No option is the short form of a gold that picks neither alone.
+    assert asyncio.run(judge.key_answer(query, gold)) is None
+
+
 def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     llm = ScriptedLLM(lambda u, s: "5")
     judge = LLMJudge(llm, "f")

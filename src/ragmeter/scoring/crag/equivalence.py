@@ -65,9 +65,11 @@ __all__ = [
     "negates_question",
     "only_figure",
     "only_part_of_the_date",
+    "picks_neither_alone",
     "plain_list",
     "restates_question",
     "says_none",
+    "says_tied",
     "settle",
     "stated_list",
     "stated_value",
@@ -538,10 +540,31 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
 _NO_SINGLE_PICK = frozenset(["both", "neither", "tied", "tie", "equal", "equally", "same"])
 
 
+def picks_neither_alone(answer: str) -> bool:
+    """True when an answer to a comparison opens by picking no single option ("both have
+    won", "they are tied", "neither")."""
+    return bool(_NO_SINGLE_PICK & set(tokens(answer)[:3]))
+
+
+_TIED = frozenset(["tied", "tie", "equal", "equally", "same"])
+_TIE_REACH = 8
+
+
+def says_tied(answer: str, query: str = "") -> bool:
+    """True when an answer opens by calling the two options alike: "They're tied", "equal (1
+    each)", "Both have won" (a "both" beside a "neither" is no tie: "neither won, both lost"),
+    or "Neither" to a question of which has more (or less) of something."""
+    words = tokens(answer)
+    opening = set(words[:_TIE_REACH])
+    if words[:1] == ["neither"] and (_MORE | _LESS) & set(tokens(query)):
+        return True
+    return bool(_TIED & opening) or ("both" in opening and "neither" not in opening)
+
+
 def gold_option(query: str, answers: Sequence[str]) -> str | None:
     """The option of a comparison question that the gold names (None when unclear)."""
     options = comparison_options(query)
-    if options is None or not answers or _NO_SINGLE_PICK & set(tokens(answers[0])[:3]):
+    if options is None or not answers or picks_neither_alone(answers[0]):
         return None
     first, second = named_options(options, answers[0])
     if first and not second:

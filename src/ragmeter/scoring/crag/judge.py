@@ -71,7 +71,9 @@ from ragmeter.scoring.crag.equivalence import (
     named_before_figure,
     negates_question,
     only_figure,
+    picks_neither_alone,
     says_none,
+    says_tied,
     settle,
     stated_beside,
     stated_list,
@@ -435,6 +437,9 @@ class LLMJudge:
         its words are the gold's and say more than the question.
         """
         numeric = _asks_for_number(question)
+        if comparison_options(question) is not None and picks_neither_alone(gold):
+            # "both interstellar and inception have won": no one option is its short form.
+            return None
         stated = _stated_key(question, gold)
         if stated is not None:
             return stated
@@ -704,6 +709,19 @@ class LLMJudge:
                 key = await self.key_answer(question, gold)
                 check = check.model_copy(update={"key_answer": key})
                 return await self._second_look(question, gold, prediction, key, check)
+        if (
+            comparison_options(question) is not None
+            and says_tied(gold)
+            and says_tied(prediction, question)
+        ):
+            # "Both have won an Oscar" and "They're tied: one nomination each, both won".
+            return GoldCheck(
+                gold=gold,
+                verdict="correct",
+                rationale="the true answer and the answer both call the options alike",
+                step="key_answer",
+                calls=0,
+            )
         key = await self.key_answer(question, gold)
         if key is not None:
             # The short form of a sentence gold may be a value, a yes/no or an option:
