@@ -13,6 +13,7 @@ from ragmeter.scoring.normalize import (
     strip_citation_markers,
     strip_markup,
     tokens,
+    without_chat,
 )
 
 
@@ -141,3 +142,16 @@ def test_the_answer_sentence_comes_after_a_chat_opener() -> None:
     assert answer_sentence("Nope! He never did.") == "Nope"  # an answer, not an opener
     assert answer_sentence("Sure thing!") == "Sure thing"
     assert is_chat_opener("Hmm, tough call!") and not is_chat_opener("Selena Gomez!")
+
+
+def test_a_chat_replys_pleasantries_are_not_its_answer() -> None:
+    said = "Great question! She has not won it yet. Let me know if you'd like a list of wins!"
+    assert without_chat(said) == "She has not won it yet."
+    assert without_chat("Sure! Paris.\nWould you like more detail?") == "Paris."
+    assert without_chat("Paris. Hope this helps!") == "Paris."
+    # A correction announced says something; pleasantries alone are left as they are.
+    assert without_chat("Quick correction! It hit in 2024.") == "Quick correction! It hit in 2024."
+    assert without_chat("Great question!") == "Great question!"
+    assert without_chat("Enjoy the Silence is by Depeche Mode.") == (
+        "Enjoy the Silence is by Depeche Mode."
+    )

@@ -32,6 +32,7 @@ __all__ = [
     "strip_citation_markers",
     "strip_markup",
     "tokens",
+    "without_chat",
 ]
 
 _UNITS = {
@@ -470,6 +471,36 @@ def is_chat_opener(sentence: str) -> bool:
     """True for a sentence that only opens a chat reply ("Great question!", "Sure thing!")."""
     words = re.findall(r"[a-z]+", sentence.lower())
     return 0 < len(words) <= _OPENER_MAX_WORDS and all(_OPENER_WORD.fullmatch(w) for w in words)
+
+
+_LEADING_SENTENCE = re.compile(r"^\s*([^.!?\n]{1,60}[.!?]+)\s+")
+# "Let me know if you'd like more detail!", "Hope this helps.", "Want me to list them?": a
+# chat reply's closing offer, after the answer.
+_CLOSING_OFFER = re.compile(
+    r"(?:(?<=[.!?)])\s+|\n\s*)(?:(?:just\s+)?let\s+me\s+know|hope\s+(?:this|that)\s+helps"
+    r"|feel\s+free\s+to|happy\s+to\s+help|glad\s+to\s+help|would\s+you\s+like|want\s+me\s+to"
+    r"|do\s+you\s+want|if\s+you(?:'|\u2019)?d\s+like|enjoy\b)[^\n]*$",
+    re.IGNORECASE,
+)
+
+
+def without_chat(text: str) -> str:
+    """``text`` without a chat reply's pleasantries: the openers before its answer ("Great
+    question!", "Sure!") and the offer that closes it ("Let me know if you'd like more
+    detail!"). A reply that is nothing but pleasantries is left as it is."""
+    out = text
+    while (m := _LEADING_SENTENCE.match(out)) and _pleasantry(m.group(1)):
+        out = out[m.end() :]
+    out = _CLOSING_OFFER.sub("", out).strip()
+    return out if tokens(out) else text
+
+
+# An opener that announces a correction or a note says something of its own.
+_ANNOUNCES = frozenset(["correction", "note", "heads"])
+
+
+def _pleasantry(sentence: str) -> bool:
+    return is_chat_opener(sentence) and not _ANNOUNCES & set(tokens(sentence))
 
 
 def answer_sentence(text: str) -> str:
