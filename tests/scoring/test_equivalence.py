@@ -15,6 +15,7 @@ from ragmeter.scoring.crag.equivalence import (
     list_outcome,
     negates_question,
     only_figure,
+    partner_named,
     plain_list,
     restates_question,
     settle,
@@ -609,3 +610,12 @@ def test_list_items_past_a_colon_label_or_relative_clause() -> None:
     assert added is not None and added.label == "correct"
     wrong = list_outcome(gold, "Salesforce, Amgen and Pfizer, which replaced Honeywell.")
     assert wrong is not None and wrong.label == "incorrect"
+
+
+def test_the_partner_of_the_one_asked_about() -> None:
+    gold = "rihanna and eminem co-headlined the monster tour in 2014"
+    assert partner_named(gold, "who did rihanna co-headline a tour with?") == "eminem"
+    # Not a question after a partner, or no pair that did something together.
+    assert partner_named(gold, "who headlined the monster tour?") is None
+    assert partner_named("jay-z and beyonce married in 2008", "who did beyonce marry?") is None
+    assert partner_named("the tour was a hit and sold out", "who did she tour with?") is None

@@ -65,6 +65,7 @@ __all__ = [
     "negates_question",
     "only_figure",
     "only_part_of_the_date",
+    "partner_named",
     "picks_neither_alone",
     "plain_list",
     "restates_question",
@@ -1341,6 +1342,28 @@ def named_before_figure(gold: str) -> str | None:
         return None
     name = m.group("name").strip()
     return name if 1 <= len(tokens(name)) <= 4 else None
+
+
+# "rihanna and eminem co-headlined the monster tour": a pair that did something together.
+_PAIR_OPENING = re.compile(
+    r"^(?P<a>[^,;]+?)\s+(?:and|&)\s+(?P<b>[^,;]+?)\s+(?=co-?\w+|\w+ed\b|were\b|are\b|have\b)",
+    re.IGNORECASE,
+)
+_PARTNER_MAX_WORDS = 4
+
+
+def partner_named(gold: str, question: str) -> str | None:
+    """The partner a gold names beside the one the question asks about ("who did rihanna
+    co-headline a tour with?" - "rihanna and eminem co-headlined ..." -> "eminem"), else
+    None."""
+    asked = set(tokens(question))
+    m = _PAIR_OPENING.match(gold.strip())
+    if "with" not in asked or m is None:
+        return None
+    a, b = tokens(m.group("a")), tokens(m.group("b"))
+    if not a or not set(a) <= asked or not 1 <= len(b) <= _PARTNER_MAX_WORDS or set(b) <= asked:
+        return None
+    return m.group("b").strip()
 
 
 def long_list(text: str) -> bool:

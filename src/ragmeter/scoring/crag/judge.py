@@ -71,6 +71,7 @@ from ragmeter.scoring.crag.equivalence import (
     named_before_figure,
     negates_question,
     only_figure,
+    partner_named,
     picks_neither_alone,
     says_none,
     says_tied,
@@ -911,14 +912,19 @@ def gold_span(key_words: list[str], gold_words: list[str]) -> list[str] | None:
 def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
-    list after its verb or the name before its figure; None when it states none."""
+    list after its verb, the name before its figure or the partner of the one asked about;
+    None when it states none."""
     stated = stated_value(gold)
     counts = bool(_NUMBER_QUESTION & set(tokens(question)))
     if stated is None and counts:
         stated = only_figure(gold, question)
     if stated is None and not counts:
         # A figure in the question ("in all four categories") does not make it ask for one.
-        stated = stated_list(gold, question) or named_before_figure(gold)
+        stated = (
+            stated_list(gold, question)
+            or named_before_figure(gold)
+            or partner_named(gold, question)
+        )
     return stated
 
 
