@@ -9,6 +9,7 @@ from ragmeter.scoring.crag.equivalence import (
     comparison_outcome,
     contradicted_values,
     corrects_question,
+    defined_genus,
     gold_option,
     gold_values,
     guessed_values,
@@ -619,3 +620,14 @@ def test_the_partner_of_the_one_asked_about() -> None:
     assert partner_named(gold, "who headlined the monster tour?") is None
     assert partner_named("jay-z and beyonce married in 2008", "who did beyonce marry?") is None
     assert partner_named("the tour was a hit and sold out", "who did she tour with?") is None
+
+
+def test_the_kind_of_thing_a_definition_says_its_term_is() -> None:
+    gold = "a roth ira is an individual retirement account to which you contribute after-tax"
+    assert defined_genus(gold, "what is a roth ira?") == "individual retirement account"
+    roi = "return on investment (roi) is a performance measure used to evaluate efficiency"
+    assert defined_genus(roi, "what is an roi?") == "performance measure"
+    # Not a definition of what the question asks about, or a figure in the kind.
+    assert defined_genus("paris is the capital of france", "what is the capital of france?") is None
+    prime = "a prime number is a natural number greater than 1 which has two factors"
+    assert defined_genus(prime, "what is a prime number?") is None

@@ -55,6 +55,7 @@ __all__ = [
     "code_outcome",
     "comparison_outcome",
     "corrects_question",
+    "defined_genus",
     "denies",
     "gold_option",
     "gold_values",
@@ -1364,6 +1365,36 @@ def partner_named(gold: str, question: str) -> str | None:
     if not a or not set(a) <= asked or not 1 <= len(b) <= _PARTNER_MAX_WORDS or set(b) <= asked:
         return None
     return m.group("b").strip()
+
+
+# "what is a roth ira?" - "a roth ira is an individual retirement account to which ...": a
+# definition names the kind of thing first, then what sets it apart.
+_DEFINITION_QUESTION = re.compile(
+    r"^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<term>[^?]+?)\s*\??\s*$"
+)
+_GENUS = re.compile(
+    r"\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<genus>[a-z][a-z -]*?)"
+    r"(?=\s+(?:that|which|who|whose|where|to\s+which|in\s+which|used|with|for|of)\b|[,;.(]|$)"
+)
+_GENUS_WORDS = (2, 4)
+
+
+def defined_genus(gold: str, question: str) -> str | None:
+    """The kind of thing a definition gold says its term is ("individual retirement account"
+    from "a roth ira is an individual retirement account to which you contribute ..."), to
+    a question that asks what the term is; None otherwise (or for a figure)."""
+    q = _DEFINITION_QUESTION.match(question.lower())
+    if q is None:
+        return None
+    term = tokens(q.group("term"))
+    m = _GENUS.search(gold.lower())
+    if m is None or not term or not set(term) <= set(tokens(gold[: m.start()])):
+        return None
+    genus = m.group("genus").strip()
+    low, high = _GENUS_WORDS
+    if not low <= len(tokens(genus)) <= high or set(tokens(genus)) <= set(term):
+        return None
+    return genus
 
 
 def long_list(text: str) -> bool:

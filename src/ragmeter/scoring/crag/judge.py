@@ -65,6 +65,7 @@ from ragmeter.scoring.crag.equivalence import (
     asks_for_score,
     contradicted_values,
     corrects_question,
+    defined_genus,
     denies,
     gold_option,
     long_list,
@@ -912,8 +913,8 @@ def gold_span(key_words: list[str], gold_words: list[str]) -> list[str] | None:
 def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
-    list after its verb, the name before its figure or the partner of the one asked about;
-    None when it states none."""
+    list after its verb, the name before its figure, the partner of the one asked about or
+    the kind of thing a definition says its term is; None when it states none."""
     stated = stated_value(gold)
     counts = bool(_NUMBER_QUESTION & set(tokens(question)))
     if stated is None and counts:
@@ -924,6 +925,7 @@ def _stated_key(question: str, gold: str) -> str | None:
             stated_list(gold, question)
             or named_before_figure(gold)
             or partner_named(gold, question)
+            or defined_genus(gold, question)
         )
     return stated
 
