@@ -162,6 +162,17 @@ def test_a_tie_in_the_gold_is_met_by_a_tie_in_the_answer_without_a_model() -> No
     assert asyncio.run(judge.key_answer(query, gold)) is None
 
 
+def test_after_the_golds_own_verdict_and_one_right_figure_other_figures_are_reasons() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    query = "are nba games longer than ncaa basketball games?"
+    gold = "yes, nba regulation time runs a total of 48 minutes, 8 minutes longer than ncaa."
+    said = "Yes. NBA games are 48 minutes, while NCAA men's games are 40 minutes."
+    assert asyncio.run(judge.check(query, gold, said)).verdict == "correct"
+    # No gold figure stated rightly: the figures are still checked.
+    wrong = asyncio.run(judge.check(query, gold, "Yes. NBA games are 52 minutes."))
+    assert wrong.verdict == "incorrect"
+
+
 def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     llm = ScriptedLLM(lambda u, s: "5")
     judge = LLMJudge(llm, "f")

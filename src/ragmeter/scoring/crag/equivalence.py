@@ -77,6 +77,7 @@ __all__ = [
     "stated_value",
     "unknown_outcome",
     "value_outcome",
+    "verdict_agreed",
     "yes_no_gold",
     "yes_no_outcome",
 ]
@@ -538,6 +539,19 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
     return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
 
 
+def verdict_agreed(answers: Sequence[str], prediction: str) -> bool:
+    """True when a gold that opens with its yes or no ("yes, nba regulation time runs ...")
+    is answered with the same one first."""
+    gold = yes_no_gold(answers)
+    words = tokens(prediction)
+    return (
+        gold is not None
+        and bool(answers and _VERDICT_FIRST.match(answers[0]))
+        and bool(words)
+        and _SAID_YES_NO.get(words[0]) == gold
+    )
+
+
 # A gold opening "both interstellar and inception have won" picks neither option.
 _NO_SINGLE_PICK = frozenset(["both", "neither", "tied", "tie", "equal", "equally", "same"])
 
@@ -883,6 +897,12 @@ def stated_beside(
     return all(
         any(same_value(g, w) for w in pred_vals) for v in wrong for g in _peers(gold_vals, v)
     )
+
+
+def states_a_gold_figure(gold: str, prediction: str) -> bool:
+    """True when the prediction states at least one of the gold's figures rightly."""
+    pred_vals = find_values(prediction)
+    return any(same_value(g, w) for g in _gold_figures(gold, True) for w in pred_vals)
 
 
 _UNKNOWN_GOLDS = frozenset(["i dont know", "i do not know"])

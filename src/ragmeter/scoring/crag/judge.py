@@ -80,6 +80,8 @@ from ragmeter.scoring.crag.equivalence import (
     stated_beside,
     stated_list,
     stated_value,
+    states_a_gold_figure,
+    verdict_agreed,
 )
 from ragmeter.scoring.crag.names import named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
@@ -705,7 +707,12 @@ class LLMJudge:
             beside = stated_beside(gold, prediction, wrong, years=True)
             # With the gold's year stated too, another year dates something else ("retired
             # in 2022, but his films came out in 2023"): the verdict's to read, below.
-            if not (beside and all(v.is_year_like or v.kind == "date" for v in wrong)):
+            # "Yes. NBA games are 48 minutes; NCAA men's games are 40." against "yes, ... 48
+            # minutes, 8 minutes longer than ncaa games": after the gold's own verdict and one
+            # of its figures stated rightly, other figures are the answer's reasons.
+            reasons = verdict_agreed([gold], prediction) and states_a_gold_figure(gold, prediction)
+            dated = beside and all(v.is_year_like or v.kind == "date" for v in wrong)
+            if not (reasons or dated):
                 if not beside or not is_long_prediction(prediction):
                     return check
                 key = await self.key_answer(question, gold)
