@@ -163,7 +163,7 @@ def test_a_tie_in_the_gold_is_met_by_a_tie_in_the_answer_without_a_model() -> No
 
 
 def test_after_the_golds_own_verdict_and_one_right_figure_other_figures_are_reasons() -> None:
-    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "Yes" if "Full answer:" in u else "no"), "f")
     query = "are nba games longer than ncaa basketball games?"
     gold = "yes, nba regulation time runs a total of 48 minutes, 8 minutes longer than ncaa."
     said = "Yes. NBA games are 48 minutes, while NCAA men's games are 40 minutes."
