@@ -17,6 +17,7 @@ from ragmeter.scoring.crag.equivalence import (
     negates_question,
     only_figure,
     partner_named,
+    place_before_country,
     plain_list,
     restates_question,
     settle,
@@ -631,3 +632,10 @@ def test_the_kind_of_thing_a_definition_says_its_term_is() -> None:
     assert defined_genus("paris is the capital of france", "what is the capital of france?") is None
     prime = "a prime number is a natural number greater than 1 which has two factors"
     assert defined_genus(prime, "what is a prime number?") is None
+
+
+def test_the_place_a_gold_names_before_its_country() -> None:
+    assert place_before_country("los angeles, usa") == "los angeles"
+    assert place_before_country("london, uk.") == "london"
+    assert place_before_country("new york, $105,226") is None  # a figure, not a country
+    assert place_before_country("smith, john") is None

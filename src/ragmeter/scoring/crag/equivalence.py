@@ -68,6 +68,7 @@ __all__ = [
     "only_part_of_the_date",
     "partner_named",
     "picks_neither_alone",
+    "place_before_country",
     "plain_list",
     "restates_question",
     "says_none",
@@ -1415,6 +1416,22 @@ def defined_genus(gold: str, question: str) -> str | None:
     if not low <= len(tokens(genus)) <= high or set(tokens(genus)) <= set(term):
         return None
     return genus
+
+
+# Codes and names of countries among CRAG's codes (not its languages or results).
+_COUNTRY_CODES = "us usa uk gb es fr de it pt jp kr cn ru ca au mx in br"
+_COUNTRIES = frozenset(name for code in _COUNTRY_CODES.split() for name in (code, *CODES[code]))
+_PLACE_THEN_COUNTRY = re.compile(r"^(?P<place>[^,\d]+?),\s*(?P<country>[a-z .]+?)\.?$")
+
+
+def place_before_country(gold: str) -> str | None:
+    """The place a gold names before its country ("los angeles, usa" -> "los angeles"): the
+    country only says where the place is. None for any other gold."""
+    m = _PLACE_THEN_COUNTRY.match(gold.strip().lower())
+    if m is None or " ".join(tokens(m.group("country"))) not in _COUNTRIES:
+        return None
+    place = m.group("place").strip()
+    return place if 1 <= len(tokens(place)) <= 4 else None
 
 
 def long_list(text: str) -> bool:

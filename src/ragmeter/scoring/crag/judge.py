@@ -74,6 +74,7 @@ from ragmeter.scoring.crag.equivalence import (
     only_figure,
     partner_named,
     picks_neither_alone,
+    place_before_country,
     says_none,
     says_tied,
     settle,
@@ -920,8 +921,9 @@ def gold_span(key_words: list[str], gold_words: list[str]) -> list[str] | None:
 def _stated_key(question: str, gold: str) -> str | None:
     """The short form a sentence gold states outright: the value after its verb, the only
     figure of a gold to a "how many" question, or (to a question not after a number) the
-    list after its verb, the name before its figure, the partner of the one asked about or
-    the kind of thing a definition says its term is; None when it states none."""
+    list after its verb, the name before its figure or its country, the partner of the one
+    asked about or the kind of thing a definition says its term is; None when it states
+    none."""
     stated = stated_value(gold)
     counts = bool(_NUMBER_QUESTION & set(tokens(question)))
     if stated is None and counts:
@@ -931,6 +933,7 @@ def _stated_key(question: str, gold: str) -> str | None:
         stated = (
             stated_list(gold, question)
             or named_before_figure(gold)
+            or place_before_country(gold)
             or partner_named(gold, question)
             or defined_genus(gold, question)
         )
