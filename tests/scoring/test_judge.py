@@ -173,6 +173,18 @@ def test_after_the_golds_own_verdict_and_one_right_figure_other_figures_are_reas
     assert wrong.verdict == "incorrect"
 
 
+def test_a_premise_corrected_as_the_gold_corrects_it_needs_no_model() -> None:
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    query = "what was the total revenue of the top earning company worldwide, target?"
+    gold = "actually, walmart has the highest revenue earning over $640 billion."
+    said = "Target isn't the top-earning company (that's Walmart); Target's revenue was $107B."
+    check = asyncio.run(judge.check(query, gold, said))
+    assert (check.verdict, check.calls) == ("correct", 0), check
+    # The question taken as asked corrects nothing.
+    taken = asyncio.run(judge.check(query, gold, "Target's revenue was $107 billion."))
+    assert taken.verdict == "incorrect"
+
+
 def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     llm = ScriptedLLM(lambda u, s: "5")
     judge = LLMJudge(llm, "f")

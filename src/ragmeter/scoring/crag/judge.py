@@ -64,6 +64,7 @@ from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     asks_for_score,
     contradicted_values,
+    correction_named,
     corrects_question,
     defined_genus,
     denies,
@@ -696,6 +697,19 @@ class LLMJudge:
                 verdict="correct",
                 rationale="the true answer is none, and so is the answer",
                 key_answer=gold,
+                step="key_answer",
+                calls=0,
+            )
+        named = correction_named(gold)
+        if named and corrects_question(question, prediction) and contains_words(prediction, named):
+            # "Target isn't the top-earning company (that's Walmart), but Target's revenue was
+            # $107 billion" to "actually, walmart has the highest revenue ... $640 billion":
+            # the premise corrected alike; the figures are the question's own company's.
+            return GoldCheck(
+                gold=gold,
+                verdict="correct",
+                rationale=f"corrects the question as the true answer does, naming {named}",
+                key_answer=named,
                 step="key_answer",
                 calls=0,
             )
