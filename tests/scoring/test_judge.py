@@ -185,6 +185,16 @@ def test_a_premise_corrected_as_the_gold_corrects_it_needs_no_model() -> None:
     assert taken.verdict == "incorrect"
 
 
+def test_naming_every_example_of_a_gold_lowers_the_bar_for_yes() -> None:
+    gold = "he has five children, including katherine smith, patrick smith and joseph baena."
+    query = "which children does he have?"
+    every = "Katherine, Christina, Patrick and Christopher Smith, and Joseph Baena."
+    some = "His children include Katherine and Patrick Smith, among others."
+    llm = _SecondLookLLM("no answer", {every: 0.7, some: 0.7})
+    assert asyncio.run(LLMJudge(llm, "f").check(query, gold, every)).verdict == "correct"
+    assert asyncio.run(LLMJudge(llm, "f").check(query, gold, some)).verdict == "incorrect"
+
+
 def test_key_answer_read_off_a_stated_list_or_value_without_a_model() -> None:
     llm = ScriptedLLM(lambda u, s: "5")
     judge = LLMJudge(llm, "f")

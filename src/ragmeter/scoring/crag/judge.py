@@ -855,8 +855,26 @@ def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
         or contains_in_order(text, g)
         or (named_within(text, g) and not named_within(question, g))
         or _names_the_family(text, g)
+        or _names_the_examples(text, g)
         for g in (key or gold, gold)
     )
+
+
+_EXAMPLES = re.compile(r"\bincluding\s+(?P<items>[^.;:()]+)", re.IGNORECASE)
+_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+
+
+def _names_the_examples(text: str, gold: str) -> bool:
+    """True when ``text`` names every example a gold gives after "including" ("five
+    children, including katherine schwarzenegger, patrick schwarzenegger and joseph baena"),
+    a shared surname said once ("Katherine, Christina, Patrick and Christopher
+    Schwarzenegger")."""
+    m = _EXAMPLES.search(gold)
+    if m is None:
+        return False
+    items = [tokens(i) for i in _ITEM_SPLIT.split(m.group("items").strip()) if tokens(i)]
+    said = set(tokens(text))
+    return len(items) >= 2 and all(item[0] in said and item[-1] in said for item in items)
 
 
 _FAMILY = re.compile(r"^(?:the\s+)?(?P<name>[\w'-]+)\s+family$", re.IGNORECASE)
