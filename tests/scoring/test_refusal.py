@@ -79,6 +79,8 @@ REFUSALS = [
     "No data. The retrieved pages show only the latest quote, not daily volumes.",
     "I don't have CEL-SCI's (CVM) opening price for last Friday.",
     "I don't see a Thunder game on October 13, 2022 in the provided records.",
+    # What was asked said to be beyond reach, in the passive.
+    "The purses were not disclosed, so his average earnings can't be determined.",
     # A knowledge-graph lookup that found nothing, in a database's words.
     "no result",
     "lookup failed",

@@ -82,6 +82,14 @@ _CANNOT = re.compile(
 )
 
 
+# "... so his average earnings can't be determined from the available information": what was
+# asked said to be beyond reach, in the passive.
+_BEYOND_REACH = re.compile(
+    r"(?<!\S)(?:cannot|cant|can not|could not|couldnt) be (?:determined|calculated|computed"
+    r"|confirmed|answered|verified|worked out)(?!\S)"
+)
+
+
 # "Today's opening price for WIRE is not available", "there is no closing price available for
 # SFWL": the figure asked for is said to be missing from what was read.
 _DATA = (
@@ -172,7 +180,7 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     guesses nothing."""
     m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm)
     if m is None and not _GUESSING.search(norm):
-        m = _CANNOT.search(norm) or _UNAVAILABLE.search(norm)
+        m = _CANNOT.search(norm) or _UNAVAILABLE.search(norm) or _BEYOND_REACH.search(norm)
     if m is None:
         return None
     return PhraseMatch(
