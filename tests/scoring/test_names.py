@@ -21,6 +21,9 @@ from ragmeter.scoring.crag.rules import Rules
         ("joule", "joules"),
         ("John Clauser", "john f clauser"),  # a middle initial left out
         ("Alexander Albon", "alex albon"),  # a first name cut short
+        # without what kind of place it is
+        ("Wrangell-St. Elias", "wrangell-st. elias national park & preserve"),
+        ("Yellowstone", "yellowstone national park"),
     ],
 )
 def test_same_name(a: str, b: str) -> None:
@@ -38,6 +41,8 @@ def test_same_name(a: str, b: str) -> None:
         ("J. Smith", "john smith"),  # an initial is not the first name
         ("Al Albon", "alexander albon"),  # two letters are no first name
         ("Alex Smith", "alexander albon"),  # another family name
+        ("Columbia", "columbia river"),  # one word left and one designator dropped
+        ("Apple", "apple inc"),  # a firm's designator is not dropped
     ],
 )
 def test_different_names(a: str, b: str) -> None:

@@ -131,7 +131,27 @@ def same_name(a: str, b: str) -> bool:
         return True
     if _is_acronym(ta, tb) or _is_acronym(tb, ta):
         return True
-    return _is_code(" ".join(ta), tb) or _is_code(" ".join(tb), ta)
+    if _is_code(" ".join(ta), tb) or _is_code(" ".join(tb), ta):
+        return True
+    # "Wrangell-St. Elias" for "wrangell-st. elias national park & preserve": the same name
+    # without the words that only say what kind of place it is.
+    ba, bb = _without_designator(ta), _without_designator(tb)
+    dropped = len(ta) + len(tb) - len(ba) - len(bb)
+    # One name word left needs two designators dropped: "Yellowstone" for "yellowstone
+    # national park", not "Columbia" for "columbia river".
+    return bool(ba) and ba == bb and (len(ba) >= 2 or dropped >= 2) and dropped > 0
+
+
+_DESIGNATOR_WORDS = "national park parks preserve reserve and river"
+_DESIGNATORS = frozenset(_DESIGNATOR_WORDS.split())
+
+
+def _without_designator(words: list[str]) -> list[str]:
+    """``words`` without the designators they end with ("... national park and preserve")."""
+    end = len(words)
+    while end > 0 and words[end - 1] in _DESIGNATORS:
+        end -= 1
+    return words[:end]
 
 
 def named_within(text: str, name: str) -> bool:
