@@ -232,6 +232,10 @@ def test_short_codes_named_in_words() -> None:
     assert code_outcome(["w"], draw) is None
     assert code_outcome(["en"], "French") is None
     assert code_outcome(["paris"], "Paris") is None
+    # A venue: "on the road" is away.
+    road = code_outcome(["away"], "Reims played their last game on the road.")
+    assert road is not None and road.label == "correct"
+    assert code_outcome(["away"], "They played at home.") is None
 
 
 def test_a_prediction_that_only_repeats_the_question_gives_no_answer() -> None:

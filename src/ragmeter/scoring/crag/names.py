@@ -58,6 +58,7 @@ CODES: dict[str, frozenset[str]] = {
         "w": "win|won|wins|victory|beat|defeated",
         "l": "loss|lost|lose|defeat|defeated by|beaten",
         "d": "draw|drew|tie|tied",
+        "away": "on road|away from home|road game|away game",  # "the" is no token
     }.items()
 }
 """Each code with the words that name it; a name's alias in another script of the same
