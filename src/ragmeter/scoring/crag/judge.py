@@ -10,9 +10,15 @@ How a verdict is reached, per gold answer:
    is first asked the narrow question "which option does the answer choose?";
    choosing the other option is incorrect without further ado.
 2. A sentence gold: its key answer is read off where the sentence states a value or
-   a list after its verb, or holds the one figure a "how many" question asks for;
-   otherwise it is extracted once (a short generation, cached like every reply). It is
-   checked mechanically against the prediction, then shown beside the gold.
+   a list after its verb, holds the one figure a "how many" question asks for, names a
+   place before its country, the partner of the one asked about, or the kind of thing a
+   definition says its term is; otherwise it is extracted once (a short generation,
+   cached like every reply; a key the model reworded keeps the gold's own words at one
+   end). It is checked mechanically against the prediction, then shown beside the gold.
+   Without a model: a gold that calls a comparison's options alike is met by an answer
+   that does; a gold that corrects the question ("actually, walmart has ...") by an
+   answer that corrects it and names the same; after a gold's own yes or no, an answer
+   giving the same and one of its figures rightly may state other figures as reasons.
 3. The verdict: the prediction is quoted inside a boundary it cannot forge
    (`ragmeter.scoring.crag.boundary`), and the verdict is read from the
    probabilities of the model's next word, "yes" or "no", not from free text
