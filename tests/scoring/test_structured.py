@@ -45,6 +45,12 @@ from ragmeter.scoring.crag.truncate import Truncator
         # Cut off by the token limit: a string cut part-way is marked so.
         ('{"answer": "Paris", "evidence": "The capital of France is Par',
          "The capital of France is Par … Answer: Paris"),
+        # A YAML block, read the same way.
+        ("answer: null\nreason: no film with both of them found\nconfidence: 0.2",
+         "No answer. no film with both of them found."),
+        ("answer:\n  - solid\n  - liquid\n  - gas\nconfidence: 0.95\nsources:\n  - Britannica",
+         "solid, liquid, gas (confidence 0.95)"),
+        ("answer: none\nconfidence: 0.7", "none (confidence 0.7)"),
     ],
 )  # fmt: skip
 def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
@@ -55,7 +61,11 @@ def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Paris", "Paris {not json}", '["Paris", "Lyon"]', "The set {1, 2} has two members."],
+    [
+        *("Paris", "Paris {not json}", '["Paris", "Lyon"]', "The set {1, 2} has two members."),
+        # A reply's own "Answer:" line, or prose after a first "answer:" line, is no block.
+        *("Answer: Paris\nConfidence: high", "answer: Paris\nIt is the capital of France."),
+    ],
 )
 def test_replies_that_are_no_structured_output(text: str) -> None:
     assert read_structured(text) is None

@@ -8,7 +8,8 @@ given as the answer as the answer and everything else the output states as said 
 null, empty or "N/A" answer declines, a premise flag points the premise out, and candidates
 beside the answer offer alternatives. `read_structured` writes the output as the plain reply
 it amounts to, so the rules and judges read it as they read any other; the JSON itself never
-reaches a judge. Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after
+reaches a judge. A YAML block that opens with ``answer:`` (``answer: null`` over ``reason:
+...``, ``sources:`` over ``- item`` lines) is read as the same fields. Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after
 ``<think> ... </think>``) is read the same way, its elements as the object's fields.
 """
 
@@ -189,14 +190,48 @@ def _sentence(text: str) -> str:
 
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
-    neither a JSON object nor a well-formed tagged output (`ragmeter.scoring.crag.tagged`).
-    ``cut_off``: the prediction was cut by the 75-token limit, so a reply after the thinking
-    may be cut short too."""
+    neither a JSON object, a YAML block nor a well-formed tagged output
+    (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
+    limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
     if decoded is None:
+        fields = _yaml_fields(prediction)
+        if fields is not None:
+            return _reading(fields, "")
         return _read_tagged(prediction, cut_off)
     found, trailing = decoded
     return _reading(found, trailing) if found else None
+
+
+# A YAML block as a pipeline prints it: "answer: X", "confidence: 0.8", "sources:" over
+# "- item" lines. Only a block whose first line is a lower-case "answer:" is read as one: a
+# reply's "Answer: X" line is prose, read by the rules.
+_YAML_LINE = re.compile(r"^(?P<key>[a-z_][a-z0-9_]*):(?:\s+(?P<value>.*?))?\s*$")
+_YAML_ITEM = re.compile(r"^\s*-\s+(?P<item>.*?)\s*$")
+_YAML_NULL = frozenset({"", "null", "~"})
+
+
+def _yaml_fields(text: str) -> dict[str, Any] | None:
+    """The top-level fields of a YAML block that opens with ``answer:``, else None."""
+    lines = [line.rstrip() for line in without_wrapper_fence(text).strip().strip("`").splitlines()]
+    lines = [line for line in lines if line.strip() and not line.strip().startswith("```")]
+    if not lines or not lines[0].startswith("answer:"):
+        return None
+    fields: dict[str, Any] = {}
+    key: str | None = None
+    for line in lines:
+        item = _YAML_ITEM.match(line)
+        if item is not None and key is not None:
+            listed = fields[key] if isinstance(fields[key], list) else []
+            fields[key] = [*listed, item.group("item").strip("'\"")]
+            continue
+        m = _YAML_LINE.match(line)
+        if m is None:
+            return None  # not a block of fields: prose after all
+        key = m.group("key")
+        value = (m.group("value") or "").strip().strip("'\"")
+        fields[key] = None if value.lower() in _YAML_NULL else value
+    return fields
 
 
 def _read_tagged(prediction: str, cut_off: bool) -> StructuredReading | None:
