@@ -85,6 +85,7 @@ REFUSALS = [
     "no result",
     "lookup failed",
     "No results found.",
+    "no candidate above threshold",
     "no result (juan_gris died: 1927-05-11; wolf_vostell born: 1932-10-14)",
 ]
 

@@ -109,7 +109,8 @@ _UNAVAILABLE = re.compile(
 # in a database's words), or says that no answer was returned.
 _ABSTAINS = re.compile(
     r"^(?:abstain(?:ed|ing|s)?|no answer|n a|no data|unclear|no (?:results?|records?)"
-    r"(?: found| returned)?|(?:lookup|query|search) (?:failed|returned nothing))(?!\S)"
+    r"(?: found| returned)?|(?:lookup|query|search) (?:failed|returned nothing)"
+    r"|no candidates? (?:above|over|meets|meeting) (?:the )?(?:threshold|cutoff))(?!\S)"
     r"|(?<!\S)no answer (?:returned|given|provided)(?!\S)"
 )
 
