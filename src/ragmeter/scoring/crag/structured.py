@@ -9,8 +9,9 @@ null, empty or "N/A" answer declines, a premise flag points the premise out, and
 beside the answer offer alternatives. `read_structured` writes the output as the plain reply
 it amounts to, so the rules and judges read it as they read any other; the JSON itself never
 reaches a judge. A YAML block that opens with ``answer:`` (``answer: null`` over ``reason:
-...``, ``sources:`` over ``- item`` lines) is read as the same fields. Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after
-``<think> ... </think>``) is read the same way, its elements as the object's fields.
+...``, ``sources:`` over ``- item`` lines) is read as the same fields. Tagged output
+(``<answer>5</answer><evidence>...</evidence>``, a reply after ``<think> ... </think>``) is
+read the same way, its elements as the object's fields.
 """
 
 from __future__ import annotations
