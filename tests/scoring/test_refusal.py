@@ -86,6 +86,9 @@ REFUSALS = [
     "lookup failed",
     "No results found.",
     "no candidate above threshold",
+    # A date or a volume said to be missing, after a one-word opener.
+    "Honestly, I don't have the date of Barrick's first dividend payment.",
+    "Honestly, I don't have the volume for CCLDO on the last trading day.",
     "no result (juan_gris died: 1927-05-11; wolf_vostell born: 1932-10-14)",
 ]
 

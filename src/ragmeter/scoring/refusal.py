@@ -73,6 +73,7 @@ _CANNOT = re.compile(
     r"|access|check|pull up|dig up|track down|fetch|retrieve|locate|bring up|match|get)"
     r"|(?:dont|do not) (?:\S+ ){0,3}?(?:have|know) (?:\S+ ){0,5}?(?:data|figures?|numbers?"
     r"|prices?|quotes?|prints?|records?|stats|statistics|information|info|details|results|totals"
+    r"|dates?|volumes?"
     r"|lists?|breakdowns?|counts?|access)"
     r"|(?:dont|do not) have (?:\S+ ){1,16}?(?:handy|on hand|at hand|to hand|sorry)"
     # "I don't see a Thunder game on October 13 in the provided records"
