@@ -530,8 +530,7 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
         if bare in _YES_NO and not any(normalize_answer(a) in _YES_NO for a in answers):
             return RuleOutcome("incorrect", "yes_no", f"{bare} to a question answered otherwise")
         return None
-    words = tokens(prediction)
-    said = _SAID_YES_NO.get(words[0]) if words else None
+    said = _opening_verdict(prediction)
     if said is None:
         return None
     if said != gold:
@@ -541,16 +540,20 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
     return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
 
 
+def _opening_verdict(prediction: str) -> str | None:
+    """ "yes" or "no" when the prediction opens with one ("Nope! ..."), else None."""
+    words = tokens(prediction)
+    return _SAID_YES_NO.get(words[0]) if words else None
+
+
 def verdict_agreed(answers: Sequence[str], prediction: str) -> bool:
     """True when a gold that opens with its yes or no ("yes, nba regulation time runs ...")
     is answered with the same one first."""
     gold = yes_no_gold(answers)
-    words = tokens(prediction)
     return (
         gold is not None
         and bool(answers and _VERDICT_FIRST.match(answers[0]))
-        and bool(words)
-        and _SAID_YES_NO.get(words[0]) == gold
+        and _opening_verdict(prediction) == gold
     )
 
 
