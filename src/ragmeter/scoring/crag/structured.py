@@ -214,8 +214,12 @@ _YAML_NULL = frozenset({"", "null", "~"})
 
 def _yaml_fields(text: str) -> dict[str, Any] | None:
     """The top-level fields of a YAML block that opens with ``answer:``, else None."""
-    lines = [line.rstrip() for line in without_wrapper_fence(text).strip().strip("`").splitlines()]
-    lines = [line for line in lines if line.strip() and not line.strip().startswith("```")]
+    # A code fence around the block is its wrapper, not a line of it.
+    lines = [
+        line.rstrip()
+        for line in text.strip().splitlines()
+        if line.strip() and not line.strip().startswith("```")
+    ]
     if not lines or not lines[0].startswith("answer:"):
         return None
     fields: dict[str, Any] = {}
