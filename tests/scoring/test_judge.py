@@ -147,7 +147,8 @@ def test_a_key_in_the_models_words_keeps_the_golds_own_words_at_its_end() -> Non
 
 
 def test_a_tie_in_the_gold_is_met_by_a_tie_in_the_answer_without_a_model() -> None:
-    judge = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    # Asked for a short form, the model names one option, as the default model did.
+    judge = LLMJudge(ScriptedLLM(lambda u, s: "inception" if "Full answer:" in u else "no"), "f")
     query = "which movie has more oscar nominations for best visual effects, inception or x?"
     gold = "both x and inception have won an oscar for best visual effects."
     for said in (
