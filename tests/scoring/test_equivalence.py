@@ -616,6 +616,19 @@ def test_list_items_past_a_colon_label_or_relative_clause() -> None:
     assert added is not None and added.label == "correct"
     wrong = list_outcome(gold, "Salesforce, Amgen and Pfizer, which replaced Honeywell.")
     assert wrong is not None and wrong.label == "incorrect"
+    # A role and the actor who played it are one item; a wrong actor is still wrong.
+    gold = ["seth rogen, bill hader"]
+    pred = "The officers are Officer Michaels, played by Seth Rogen, and Officer Slater, played by "
+    cast = list_outcome(gold, pred + "Bill Hader.", "who plays the officers in superbad?")
+    assert cast is not None and cast.label == "correct"
+    miscast = list_outcome(gold, pred + "Jonah Hill.", "who plays the officers in superbad?")
+    assert miscast is not None and miscast.label == "incorrect"
+    # A count before the colon announces the list; it is not an item of it.
+    pred = "As of today, three: Jack Nicklaus (6), Tiger Woods (5) and Arnold Palmer (4)."
+    counted = list_outcome(["jack nicklaus, tiger woods, arnold palmer"], pred)
+    assert counted is not None and counted.label == "correct"
+    short = list_outcome(["jack nicklaus, tiger woods, arnold palmer, gary player"], pred)
+    assert short is not None and short.label == "incorrect"
 
 
 def test_the_partner_of_the_one_asked_about() -> None:

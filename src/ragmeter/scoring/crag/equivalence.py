@@ -41,6 +41,7 @@ from ragmeter.scoring.crag.values import (
 )
 from ragmeter.scoring.normalize import (
     FUNCTION_WORDS,
+    NUMBER_WORDS,
     ORDINAL_WORDS,
     answer_sentence,
     normalize_answer,
@@ -1064,6 +1065,8 @@ def _strip_lead_in(body: str) -> str:
         listed = [p for p in _ITEM_SPLIT.split(head) if p.strip()]
         if (
             lead_text.endswith(":")
+            # "As of today, eight: a, b, ...": a count before the colon announces the list.
+            and not _is_count(listed[-1] if listed else "")
             and not _LEAD_VERB.search(head)
             and len(listed) >= 2
             and all(len(tokens(p)) <= _MAX_ITEM_WORDS - 1 for p in listed)
@@ -1071,6 +1074,11 @@ def _strip_lead_in(body: str) -> str:
             continue
         body = body[m.end() :]
     return body
+
+
+def _is_count(piece: str) -> bool:
+    words = tokens(piece)
+    return len(words) == 1 and (words[0].isdigit() or words[0] in NUMBER_WORDS)
 
 
 def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
@@ -1097,6 +1105,9 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
         # "salesforce, inc." is one item: a company's legal suffix joins the item before it.
         if parts and part.lower().rstrip(".") in _LEGAL_SUFFIXES:
             parts[-1] += f" {part}"
+        elif parts and _CAST_CLAUSE.match(part):
+            # "Officer Michaels, played by Seth Rogen": the role and its actor are one item.
+            parts[-1] += f" {part}"
         elif part and not (
             _TIME_ASIDE.match(part) or _SOURCE_ASIDE.match(part) or (parts and _CLAUSE.match(part))
         ):
@@ -1106,6 +1117,7 @@ def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:
     return [i for i in items if i]
 
 
+_CAST_CLAUSE = re.compile(r"(?:played|voiced|portrayed)\s+by\b", re.IGNORECASE)
 _CLAUSE = re.compile(
     r"(?:who|which|that|while|whereas|although|though|but|including|with|after|before|as"
     r"|she|he|they|it)\b",
