@@ -90,6 +90,12 @@ REFUSALS = [
     "Honestly, I don't have the date of Barrick's first dividend payment.",
     "Honestly, I don't have the volume for CCLDO on the last trading day.",
     "no result (juan_gris died: 1927-05-11; wolf_vostell born: 1932-10-14)",
+    # A search that came back empty; pages that do not settle it, and no guess.
+    "No supporting passage found.",
+    "No relevant documents were retrieved for this question.",
+    "The retrieved pages don't settle this, so I won't guess.",
+    # The question's own year, denied after "but", is no answer.
+    "I can't confirm that; the pages I found mention a 1998 album but list no 2001 release.",
 ]
 
 ANSWERS = [
@@ -114,6 +120,8 @@ ANSWERS = [
     "I don't have the newest quote handy; it was trading around $35 last week.",
     "42, but I'm not sure.",
     "I don't know exactly, but it was probably around 1990.",
+    "I won't guess the exact figure, but it's about 40.",
+    "I can't confirm that, but it is not 2001; it was 1999.",
     # Availability of a thing, not of the data asked for.
     "The iPhone 15 is not available in India.",
     "No price data is available for today, but it closed at $230 yesterday.",

@@ -51,12 +51,20 @@ _NO_OTHER = re.compile(
 # "not" say so in more combinations than a phrase list can hold.
 _SILENT_SOURCES = re.compile(
     r"(?<!\S)(?:context|documents?|sources?|references?|passages?|snippets?|search results"
-    r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?)"
+    r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?|pages)"
     r" (?:(?:do|does|did) not|dont|doesnt|didnt)"
     r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
     r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"
     r"|indicate|reveal|disclose|cover|address|confirm|establish|answer|tell|detail|record"
-    r"|break down)(?!\S)"
+    r"|break down|settle|determine|resolve)(?!\S)"
+)
+# "No supporting passage found.", "no relevant documents were retrieved": the search came
+# back empty; "..., so I won't guess": the system says it will not answer without support.
+_NOTHING_FOUND = re.compile(
+    r"(?<!\S)(?:no (?:supporting|relevant|matching) (?:passages?|documents?|evidence|sources?"
+    r"|results?|information|pages?|records?) (?:(?:was|were) )?(?:found|retrieved|returned)"
+    r"|i (?:wont|will not|would rather not|prefer not to|am not going to|im not going to)"
+    r" (?:guess|speculate))(?!\S)"
 )
 
 
@@ -180,7 +188,7 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     """A decline no listed phrase holds, as a phrase match: sources said to be silent on the
     question, an abstention, or the system saying it cannot give what was asked while it
     guesses nothing."""
-    m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm)
+    m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm) or _NOTHING_FOUND.search(norm)
     if m is None and not _GUESSING.search(norm):
         m = _CANNOT.search(norm) or _UNAVAILABLE.search(norm) or _BEYOND_REACH.search(norm)
     if m is None:
@@ -190,6 +198,7 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     )
 
 
+_NEGATIONS = frozenset(["not", "no", "never", "nothing", "none"])
 _BEST_GUESS = re.compile(r"(?<!\S)best guess(?!\S)")
 
 
@@ -206,8 +215,10 @@ def _hedged_answer(norm: str, start: int, end: int) -> bool:
     for i, word in enumerate(after):
         if word in _CONNECTORS:
             rest = " ".join(after[i + 1 :])
-            # "..., but not its most recent game": what follows "but not" is left out.
-            if _ANSWER_AFTER.match(rest) and not rest.startswith("not "):
+            # "..., but not its most recent game": what follows "but not" is left out; "...
+            # but list no 2001 release" names the question's year, denied, as no answer.
+            answer = _ANSWER_AFTER.match(rest)
+            if answer is not None and not _NEGATIONS & set(answer.group(0).split()):
                 return True
     return False
 
