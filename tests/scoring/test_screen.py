@@ -91,6 +91,9 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
         ("It appears to be one actor: Jeffrey Tambor.", "hedge"),
+        ("Parkland appears to have been directed by Peter Landesman.", "hedge"),
+        ("There appear to be 50 states; D.C. is not one.", "hedge"),
+        ("Hamburg doesn't appear ever to have been Germany's biggest city.", "hedge"),
         ("Hmm, I think Shakira, whose partners include Gerard Pique.", "hedge"),
         # An answer stated as a belief is not sure of it (the rubric, after CRAG's instructions).
         ("As far as I know, yes: it kept that title.", "hedge"),
@@ -144,6 +147,9 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         "I'm not certain which Renegade you mean; the 2004 Western was directed by Jan Kounen.",
         # Sources that differ on a side detail, after one answer.
         "Paris. Sources differ on the year it was founded.",
+        # Appearing in a film, or a premise said to look false, is no doubt about an answer.
+        "She appeared in 32 films.",
+        "The premise appears to be false: he never released a novel.",
     ],
 )
 def test_lists_and_asides_are_not_hedges(text: str) -> None:

@@ -280,7 +280,12 @@ _SOFT_DOUBT = re.compile(
     # too, since); the rubric counts an answer stated as a belief ("as far as I know, X") as
     # not sure of it.
     r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know)\b"
-    r"|^\W*it\s+(?:seems|appears)\b",
+    r"|^\W*it\s+(?:seems|appears)\b"
+    # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
+    # doesn't appear ever to have been president": the rubric's "it appears to be X".
+    # "The premise appears to be false" doubts the question, not the answer.
+    r"|(?<!premise\s)(?<!question\s)(?<!assumption\s)"
+    r"\b(?:appears?|appeared|seems?|seemed)\s+(?:not\s+|never\s+|ever\s+)?to\s+(?:be|have)\b",
     re.IGNORECASE,
 )
 _DOUBT_OPENING = re.compile(
