@@ -76,6 +76,7 @@ __all__ = [
     "says_none",
     "says_tied",
     "settle",
+    "split_items",
     "stated_list",
     "stated_value",
     "unknown_outcome",
@@ -1097,6 +1098,12 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
         # "... includes five films: a, b, c": the lead-in runs to its colon.
         body = _strip_lead_in(body)
     return _item_words(_ITEM_SPLIT.split(body))
+
+
+def split_items(text: str) -> list[str]:
+    """The pieces of ``text`` between a list's separators (commas, semicolons, "and", "plus",
+    numbering), blank ones dropped."""
+    return [p for p in _ITEM_SPLIT.split(text) if p.strip()]
 
 
 def _item_words(pieces: list[str]) -> list[tuple[str, ...]]:

@@ -85,6 +85,7 @@ from ragmeter.scoring.crag.equivalence import (
     says_none,
     says_tied,
     settle,
+    split_items,
     stated_beside,
     stated_list,
     stated_value,
@@ -867,7 +868,6 @@ def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
 
 
 _EXAMPLES = re.compile(r"\bincluding\s+(?P<items>[^.;:()]+)", re.IGNORECASE)
-_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
 
 def _names_the_examples(text: str, gold: str) -> bool:
@@ -878,7 +878,7 @@ def _names_the_examples(text: str, gold: str) -> bool:
     m = _EXAMPLES.search(gold)
     if m is None:
         return False
-    items = [tokens(i) for i in _ITEM_SPLIT.split(m.group("items").strip()) if tokens(i)]
+    items = [tokens(i) for i in split_items(m.group("items")) if tokens(i)]
     said = set(tokens(text))
     return len(items) >= 2 and all(item[0] in said and item[-1] in said for item in items)
 

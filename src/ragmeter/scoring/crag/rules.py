@@ -164,9 +164,10 @@ def final_answer(text: str) -> str | None:
 
 # The emphasis closing a "**Answer:**" label, or opening its answer.
 _MARKUP_AROUND = re.compile(r"^[*_`\s]+")
-_BULLET = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s")
+_BULLET_MARK = r"\s*(?:[-*\u2022]|\d+[.)])\s"
+_BULLET = re.compile(_BULLET_MARK)
 # Lines below an answer that only back it up: bullets, or nothing at all.
-_DETAIL_LINES = re.compile(r"^(?:\s*(?:[-*\u2022]|\d+[.)])\s+[^\n]*(?:\n|$)|\s*\n)*\s*$")
+_DETAIL_LINES = re.compile(rf"^(?:{_BULLET_MARK}\s*[^\n]*(?:\n|$)|\s*\n)*\s*$")
 
 
 # "... Jeff Mangum, Julian Koster and Scott Spillane. Answer: those four.": an answer that
