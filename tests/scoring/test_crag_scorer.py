@@ -269,6 +269,22 @@ def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Trun
     assert (s.label, s.rule, s.votes) == ("missing", "refusal", [])
 
 
+def test_a_reply_only_about_its_search_is_missing(truncator: Truncator) -> None:
+    scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "yes"), "f")], truncator=truncator)
+    bare = "Nothing in my retrieved sources settles it."
+    s = asyncio.run(scorer.score(q("paris"), bare))
+    assert (s.label, s.rule, s.votes) == ("missing", "refusal", [])
+    # To a false premise too, unless it names what it looked for: then the judges read it.
+    s = asyncio.run(scorer.score(q("invalid question"), bare))
+    assert (s.label, s.rule) == ("missing", "refusal")
+    named = "Nothing in my retrieved sources settles the capital of France."
+    s = asyncio.run(scorer.score(q("invalid question"), named))
+    assert (s.label, s.rule) == ("correct", None)
+    # A reply with a word of its own is an answer, for the judges.
+    s = asyncio.run(scorer.score(q("paris"), "Nothing in my sources contradicts Lyon."))
+    assert (s.label, s.rule) == ("correct", None)
+
+
 def test_european_figures_are_read_as_the_golds(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     ratio = q("4.6", query="what was his touchdown to interception ratio?")

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.declines import only_declines
+from ragmeter.scoring.crag.declines import (
+    names_what_is_asked,
+    only_declines,
+    speaks_only_of_itself,
+)
+from ragmeter.scoring.refusal import is_refusal
 
 
 @pytest.mark.parametrize(
@@ -45,3 +50,50 @@ def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
 )
 def test_a_decline_that_goes_on_or_denies_is_more(reply: str) -> None:
     assert not only_declines(reply)
+
+
+FULHAM = "is fulham playing a premier league game today?"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # Phrasings the phrase list does not hold: the test below shows it.
+        "Nothing in my retrieved sources settles it.",
+        "The search came back without a supporting page, sorry.",
+        "My references are silent on a Fulham game today, so no answer from me.",
+        "Retrieved context insufficient; answer withheld.",
+        "I can't verify a Premier League game for Fulham today.",
+    ],
+)
+def test_a_reply_only_about_its_own_search_declines(reply: str) -> None:
+    assert speaks_only_of_itself(FULHAM, reply)
+
+
+def test_the_declines_above_are_new_to_the_phrase_list() -> None:
+    assert not is_refusal("Nothing in my retrieved sources settles it.")
+    assert not is_refusal("Retrieved context insufficient; answer withheld.")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # A fact made of the question's words and a negation.
+        "Fulham is not playing a Premier League game today.",
+        "No.",
+        "No, the pages I found say Fulham plays tomorrow.",
+        # A name or a figure the question lacks is content.
+        "I can't confirm a game today; the pages I found show Sheffield United next.",
+        "No source confirms it, but the match is on March 30.",
+        # Doubt without a decline is for the hedge rules.
+        "Sources confirm Fulham plays today.",
+        "",
+    ],
+)
+def test_a_reply_with_content_of_its_own_is_no_bare_decline(reply: str) -> None:
+    assert not speaks_only_of_itself(FULHAM, reply)
+
+
+def test_a_decline_may_name_what_is_asked() -> None:
+    assert names_what_is_asked(FULHAM, "I found no Fulham game.")
+    assert not names_what_is_asked(FULHAM, "No supporting passage found.")

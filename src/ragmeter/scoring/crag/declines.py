@@ -1,10 +1,13 @@
-"""Replies that only decline: "I could not find any information about Brad Pitt having a
-hidden pet rabbit." says nothing about the question's premise.
+"""Replies that only decline.
 
-To a false-premise question only a reply that points the premise out is correct; a plain
-decline is missing. A decline that names what it could not find reads much like a premise
-correction ("I couldn't find any film with both, so the answer is zero."), and the premise
-judges take one for the other. What tells them apart is a denial of the reply's own: a
+"I could not find any information about Brad Pitt having a hidden pet rabbit." says nothing
+about the question's premise (`only_declines`); "The retrieved pages don't settle this, so I
+won't guess." says nothing at all but that the system has no answer (`speaks_only_of_itself`).
+
+`only_declines`: to a false-premise question only a reply that points the premise out is
+correct; a plain decline is missing. A decline that names what it could not find reads much
+like a premise correction ("I couldn't find any film with both, so the answer is zero."), and
+the premise judges take one for the other. What tells them apart is a denial of the reply's own: a
 decline that stays one sentence and one clause, opens with its decline and goes on to no
 "not", "never", "no such", "premise" or "zero" of its own (a pointer to other sources aside:
 "Check ligue1.com.") only declines.
@@ -14,10 +17,10 @@ from __future__ import annotations
 
 import re
 
-from ragmeter.scoring.normalize import normalize_text
+from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_text
 from ragmeter.scoring.refusal import default_detector
 
-__all__ = ["only_declines"]
+__all__ = ["names_what_is_asked", "only_declines", "speaks_only_of_itself"]
 
 # "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results.",
 # "⚽ The Sports tab should have their latest scores!"
@@ -64,3 +67,83 @@ def only_declines(reply: str) -> bool:
     if found is None or len(norm[: found.start].split()) > _OPENING_WORDS:
         return False
     return not _DENIAL.search(_DECLINING_NEGATION.sub(" ", norm[found.end :]))
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# A decline speaks of the system, not of the world: what it knows, what it searched and read,
+# what it can say. Every word of one is such a word, a word of the question, or a word with no
+# content, whatever its phrasing; a phrase list only ever holds the phrasings seen so far.
+_SELF_WORDS = _words(
+    """
+    know knew known knowledge aware recall remember sure certain certainty confident confidence
+    confirm verify find found search look lookup check see come across locate identify
+    information info data detail details specifics evidence record records result results
+    source sources page pages passage passages document documents context snippet snippets
+    article articles excerpt excerpts reference references text material retrieve retrieved
+    provided available unavailable access reliable reliably accurate accurately definitive
+    definitively exact exactly specific specifically clear clearly explicit explicitly direct
+    directly enough sufficient insufficient support supporting relevant matching conclusive
+    inconclusive definite firm solid basis grounds possible impossible hard difficult
+    silent empty withhold withheld decline abstain refrain comment offer return came back
+    turn turned up yield read seen saw
+    answer guess speculate settle determine resolve establish say state mention tell show give
+    provide indicate report list name cover address contain include
+    able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none
+    nothing without any anything beyond
+    i im ive id me my we our us you your so but yet however unfortunately sorry afraid
+    can could would will should may might must am just only also here there this that these
+    so such one either neither nor if whether about regarding on
+    current currently latest live real time realtime today now moment right yet
+    """
+)
+# Of those, the words that make a reply about the system: without one ("Strasbourg does not
+# have a game today.") a reply of question words and negations states a fact.
+_SELF_NOUNS_AND_VERBS = _words(
+    """
+    know knew known knowledge aware recall remember sure certain confident confirm verify find
+    found search lookup locate information info data details evidence records results source
+    sources page pages passage passages document documents context snippets articles excerpts
+    references retrieved available unavailable access answer guess speculate settle determine
+    resolve establish
+    """
+)
+_DENIES = _words(
+    "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
+    " unable unavailable without insufficient"
+)
+# "No.", "None.", "Never", "Nothing has been announced": a verdict or a count opens the reply.
+_OPENING_VERDICT = re.compile(r"^\W*(?:yes|no|none|zero|never|nobody|nothing)\b(?!\s+\w)")
+
+
+def _stem(word: str) -> str:
+    """A crude stem, so that "released" meets "release" and "settles" meets "settle"."""
+    return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
+
+
+def speaks_only_of_itself(query: str, reply: str) -> bool:
+    """True when every word of ``reply`` is a word of the question, a word with no content,
+    or a word about the system's own knowledge and search, and it denies one of them ("No
+    supporting passage found.", "I can't confirm a Fulham game today."): a decline, in words
+    no phrase list holds. A figure, a name or any other word the question lacks is content,
+    and the reply is judged as an answer."""
+    if _OPENING_VERDICT.match(reply):
+        return False
+    words = normalize_text(reply).split()
+    if not words or not _DENIES & set(words) or not _SELF_NOUNS_AND_VERBS & set(words):
+        return False
+    asked = {_stem(w) for w in normalize_text(query).split()}
+    own = {_stem(w) for w in _SELF_WORDS}
+    return all(
+        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in own or _stem(w) in asked
+        for w in words
+    )
+
+
+def names_what_is_asked(query: str, reply: str) -> bool:
+    """True when ``reply`` repeats a content word of ``query``: a decline that names what it
+    looked for ("... a podcast by Justin Bieber") may be pointing out a false premise."""
+    asked = set(normalize_text(query).split()) - FUNCTION_WORDS - _SELF_WORDS
+    return bool(asked & set(normalize_text(reply).split()))

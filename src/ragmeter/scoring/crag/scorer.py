@@ -36,7 +36,11 @@ from typing import Any
 
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
-from ragmeter.scoring.crag.declines import only_declines
+from ragmeter.scoring.crag.declines import (
+    names_what_is_asked,
+    only_declines,
+    speaks_only_of_itself,
+)
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
     asks_for_score,
@@ -285,6 +289,15 @@ class CragScorer:
             # no may have pointed out the premise on its way; it is read whole.
             outcome = self.rules.apply(cut, answers)
         if (
+            (outcome is None or outcome.rule == "answer_to_false_premise")
+            and speaks_only_of_itself(question.query, said)
+            and not (is_invalid_gold(answers) and names_what_is_asked(question.query, said))
+        ):
+            # "The retrieved pages don't settle this, so I won't guess.": no phrase of the
+            # list, but nothing in it besides the question's words is about the world. To a
+            # false premise, a decline that names what it looked for is the judges' to read.
+            outcome = RuleOutcome("missing", "refusal", "speaks only of its own search")
+        if (
             truncated
             and conclusion_cut_off(cut)
             and (outcome is None or outcome.label == "incorrect")
@@ -340,7 +353,7 @@ class CragScorer:
             outcome is not None and outcome.rule == "answer_to_false_premise" and self.judges
         ) or (
             outcome is not None
-            and self._declines_a_premise(outcome.rule, answers, said)
+            and self._declines_a_premise(outcome.rule, answers, question.query, said)
             # "Confidence below threshold (0.19) - no answer returned." abstains; it points
             # out no premise.
             and not (confidence is not None and confidence.unsure)
@@ -427,7 +440,7 @@ class CragScorer:
             question, answers, said if structured is not None else cut, common
         )
 
-    def _declines_a_premise(self, rule: str, answers: list[str], cut: str) -> bool:
+    def _declines_a_premise(self, rule: str, answers: list[str], query: str, cut: str) -> bool:
         """True for a reply to a false-premise question that says "I couldn't find ..." and
         goes on ("... a Rayo match today: the league is on its break"): whether it points out
         the premise is the judges' question, not a phrase's."""
@@ -437,7 +450,11 @@ class CragScorer:
         # "I couldn't find that." declines and says nothing more; nor does "I could not find
         # any information about Brad Pitt having a hidden pet rabbit."
         said = len(normalize_text(cut).split()) - len(found.phrase.split()) if found else 0
-        return said >= _PREMISE_WORDS and not only_declines(cut)
+        return (
+            said >= _PREMISE_WORDS
+            and not only_declines(cut)
+            and not (speaks_only_of_itself(query, cut) and not names_what_is_asked(query, cut))
+        )
 
     async def _judged(
         self, question: Question, answers: list[str], cut: str, common: dict[str, Any]
