@@ -101,6 +101,24 @@ def test_ordinary_answers_pass(text: str) -> None:
         # A chat opener comes before the sentence that answers, whose doubt counts.
         ("Great question! I believe it was Paris, in 1998.", "hedge"),
         ("Hmm, tough call! I'd guess the first one has the larger cast.", "hedge"),
+        # Doubt a reply adds after its answer, and an answer offered as a belief.
+        ("Christopher Nolan, though I could be wrong.", "hedge"),
+        ("Christopher Nolan, if memory serves.", "hedge"),
+        ("Christopher Nolan, if I'm not mistaken.", "hedge"),
+        ("Christopher Nolan, but don't quote me on that.", "hedge"),
+        ("Christopher Nolan, although I haven't verified this.", "hedge"),
+        ("Christopher Nolan (unverified).", "hedge"),
+        ("Christopher Nolan (low confidence)", "hedge"),
+        ("Presumably Christopher Nolan.", "hedge"),
+        ("I suspect it was Christopher Nolan.", "hedge"),
+        ("Christopher Nolan, I reckon.", "hedge"),
+        ("I'd say Christopher Nolan.", "hedge"),
+        ("I want to say Christopher Nolan.", "hedge"),
+        ("To the best of my knowledge, Christopher Nolan.", "hedge"),
+        ("My understanding is that Christopher Nolan directed it.", "hedge"),
+        ("Could be Christopher Nolan.", "hedge"),
+        ("Christopher Nolan is the likeliest.", "hedge"),
+        ("Tentatively, Christopher Nolan.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),
@@ -150,6 +168,10 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         # Appearing in a film, or a premise said to look false, is no doubt about an answer.
         "She appeared in 32 films.",
         "The premise appears to be false: he never released a novel.",
+        # Doubt about something else than the answer, after it.
+        "Christopher Nolan. I'd say it is his best film.",
+        "He could be seen in Memento.",
+        "The sequel's release date is unconfirmed (as of March 2024).",
     ],
 )
 def test_lists_and_asides_are_not_hedges(text: str) -> None:

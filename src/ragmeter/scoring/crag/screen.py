@@ -265,7 +265,13 @@ _UNSURE = re.compile(
     r"|my\s+(?:best\s+)?(?:guess|estimate)|best\s+guess|i(?:'d|\s+would)?\s+estimate"
     r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+verify|i(?:'d|\s+would)\s+guess"
     r"|if\s+i\s+(?:recall|remember)(?:\s+correctly)?"
-    r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+be\s+(?:sure|certain))\b",
+    r"|i\s+(?:can(?:no|')t|could\s?n[o']t)\s+be\s+(?:sure|certain)"
+    # "X, though I could be wrong", "X, if memory serves", "X (unverified)": the answer's
+    # own doubt, in the words a reply adds after it.
+    r"|i\s+(?:could|may|might)\s+(?:well\s+)?be\s+(?:wrong|mistaken)"
+    r"|if\s+(?:my\s+)?memory\s+serves|if\s+i(?:'m|\s+am)\s+not\s+mistaken"
+    r"|don'?t\s+quote\s+me|i\s+(?:have\s?n[o']t|have\s+not)\s+(?:been\s+able\s+to\s+)?verified"
+    r")\b|\((?:unverified|unconfirmed|not\s+verified|low\s+confidence|uncertain|unsure)\)",
     re.IGNORECASE,
 )
 # Softer doubt, counted only in the opening sentence, where the answer is given: "Yes, I
@@ -280,6 +286,11 @@ _SOFT_DOUBT = re.compile(
     # too, since); the rubric counts an answer stated as a belief ("as far as I know, X") as
     # not sure of it.
     r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know)\b"
+    # "Presumably X", "I suspect X", "X, I reckon", "To the best of my knowledge, X": an
+    # answer offered as a belief, as "as far as I know" offers it.
+    r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
+    r"|\bi(?:'d|\s+would)\s+say\b|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
+    r"|\bmy\s+understanding\b|^\W*(?:could|might|may)\s+be\b"
     r"|^\W*it\s+(?:seems|appears)\b"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
