@@ -112,7 +112,6 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Presumably Christopher Nolan.", "hedge"),
         ("I suspect it was Christopher Nolan.", "hedge"),
         ("Christopher Nolan, I reckon.", "hedge"),
-        ("I'd say Christopher Nolan.", "hedge"),
         ("I want to say Christopher Nolan.", "hedge"),
         ("To the best of my knowledge, Christopher Nolan.", "hedge"),
         ("My understanding is that Christopher Nolan directed it.", "hedge"),
@@ -170,6 +169,8 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         "The premise appears to be false: he never released a novel.",
         # Doubt about something else than the answer, after it.
         "Christopher Nolan. I'd say it is his best film.",
+        # "I would say X" states X (the adversarial suite's controls hold it).
+        "I would say Puyi.",
         "He could be seen in Memento.",
         "The sequel's release date is unconfirmed (as of March 2024).",
     ],

@@ -289,7 +289,7 @@ _SOFT_DOUBT = re.compile(
     # "Presumably X", "I suspect X", "X, I reckon", "To the best of my knowledge, X": an
     # answer offered as a belief, as "as far as I know" offers it.
     r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
-    r"|\bi(?:'d|\s+would)\s+say\b|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
+    r"|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
     r"|\bmy\s+understanding\b|^\W*(?:could|might|may)\s+be\b"
     r"|^\W*it\s+(?:seems|appears)\b"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
