@@ -72,7 +72,7 @@ from ragmeter.scoring.crag.structured import (
     read_structured,
     without_wrapper_fence,
 )
-from ragmeter.scoring.crag.tagged import without_output_tags
+from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off
@@ -258,6 +258,7 @@ class CragScorer:
             "truncated_prediction": cut,
             "truncated": truncated,
         }
+        cut = without_stop_token(cut)
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["TaggedOutput", "parse_tagged", "without_output_tags"]
+__all__ = ["TaggedOutput", "parse_tagged", "without_output_tags", "without_stop_token"]
 
 _THINK = frozenset({"think", "thinking"})
 _ELEMENTS = frozenset(
@@ -116,3 +116,16 @@ def without_output_tags(text: str) -> str:
     for start, end in parsed.tag_spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
+
+
+# A raw completion whose server did not strip its stop token ends with it: "Paris</s>",
+# "Paris<|im_end|>". At the very end, with no other markup around, it opens no turn and
+# poses as no one; anywhere else it is the screen's to judge.
+_STOP_TOKEN = re.compile(
+    r"\s*(?:</s>|<eos>|<\|(?:eot_id|im_end|endoftext|end|eos)\|>|<end_of_turn>)\s*$", re.IGNORECASE
+)
+
+
+def without_stop_token(text: str) -> str:
+    """``text`` without one stop token it ends with ("Paris</s>" -> "Paris")."""
+    return _STOP_TOKEN.sub("", text, count=1)
