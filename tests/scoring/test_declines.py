@@ -70,6 +70,25 @@ def test_a_reply_only_about_its_own_search_declines(reply: str) -> None:
     assert speaks_only_of_itself(FULHAM, reply)
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The answer is not in the knowledge base.",
+        "The database returned no match.",
+        # "director" is the question's "directed".
+        "None of the retrieved web results mention the director.",
+        "I lack the data to say.",
+        "Sorry, nothing relevant turned up.",
+    ],
+)
+def test_a_reply_only_about_its_tools_declines(reply: str) -> None:
+    assert speaks_only_of_itself("who directed the film inception?", reply)
+
+
+def test_a_word_of_its_own_beside_the_questions_is_content() -> None:
+    assert not speaks_only_of_itself("who directed the film inception?", "No director is credited.")
+
+
 def test_the_declines_above_are_new_to_the_phrase_list() -> None:
     assert not is_refusal("Nothing in my retrieved sources settles it.")
     assert not is_refusal("Retrieved context insufficient; answer withheld.")

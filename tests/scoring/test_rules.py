@@ -14,6 +14,10 @@ RULES = Rules()
     [
         ("", ["paris"], "missing", "empty_prediction"),
         ("   \n", ["paris"], "missing", "empty_prediction"),
+        # Not a word or a figure in it.
+        ("-", ["paris"], "missing", "empty_prediction"),
+        ("?", ["paris"], "missing", "empty_prediction"),
+        ("\U0001f937", ["paris"], "missing", "empty_prediction"),
         ("I don't know.", ["paris"], "missing", "refusal"),
         ("I don't know.", ["invalid question"], "missing", "refusal"),
         ("Paris.", ["paris"], "correct", "exact_match"),

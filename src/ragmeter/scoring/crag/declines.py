@@ -88,7 +88,9 @@ _SELF_WORDS = _words(
     directly enough sufficient insufficient support supporting relevant matching conclusive
     inconclusive definite firm solid basis grounds possible impossible hard difficult
     silent empty withhold withheld decline abstain refrain comment offer return came back
-    turn turned up yield read seen saw
+    turn turned up yield read seen saw lack lacking need way help something thing rather
+    knowledge base database index corpus web internet online tool tools training cutoff match
+    useful
     answer guess speculate settle determine resolve establish say state mention tell show give
     provide indicate report list name cover address contain include
     able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none
@@ -107,12 +109,12 @@ _SELF_NOUNS_AND_VERBS = _words(
     found search lookup locate information info data details evidence records results source
     sources page pages passage passages document documents context snippets articles excerpts
     references retrieved available unavailable access answer guess speculate settle determine
-    resolve establish
+    resolve establish say tell help relevant base database index corpus tools training
     """
 )
 _DENIES = _words(
     "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
-    " unable unavailable without insufficient"
+    " unable unavailable without insufficient lack lacking"
 )
 # "No.", "None.", "Never", "Nothing has been announced": a verdict or a count opens the reply.
 _OPENING_VERDICT = re.compile(r"^\W*(?:yes|no|none|zero|never|nobody|nothing)\b(?!\s+\w)")
@@ -137,8 +139,21 @@ def speaks_only_of_itself(query: str, reply: str) -> bool:
     asked = {_stem(w) for w in normalize_text(query).split()}
     own = {_stem(w) for w in _SELF_WORDS}
     return all(
-        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in own or _stem(w) in asked
+        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in own or _asked(w, asked)
         for w in words
+    )
+
+
+_SHARED_STEM = 6
+
+
+def _asked(word: str, asked: set[str]) -> bool:
+    """True when ``word`` is one of the question's ("director" of "who directed ...?")."""
+    stem = _stem(word)
+    if stem in asked:
+        return True
+    return len(stem) >= _SHARED_STEM and any(
+        len(a) >= _SHARED_STEM and a[:_SHARED_STEM] == stem[:_SHARED_STEM] for a in asked
     )
 
 

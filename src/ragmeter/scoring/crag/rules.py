@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ragmeter.scoring.crag.names import same_name
 from ragmeter.scoring.crag.records import RuleName
-from ragmeter.scoring.normalize import normalize_answer
+from ragmeter.scoring.normalize import normalize_answer, normalize_text
 from ragmeter.scoring.phrases import PhraseSet, builtin_phrase_file
 from ragmeter.scoring.refusal import RefusalDetector, default_detector
 from ragmeter.types import Label
@@ -93,7 +93,8 @@ class Rules:
         """
         if not answers:
             raise ValueError("a question without gold answers cannot be scored")
-        if not prediction.strip():
+        if not normalize_text(prediction):
+            # "", "-", "?", "🤷": not a word or a figure in it.
             return RuleOutcome("missing", "empty_prediction")
         invalid_gold = is_invalid_gold(answers)
         claim = self.invalid_phrases.search(prediction)
