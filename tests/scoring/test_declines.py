@@ -100,6 +100,7 @@ def test_the_declines_above_are_new_to_the_phrase_list() -> None:
         # A fact made of the question's words and a negation.
         "Fulham is not playing a Premier League game today.",
         "No.",
+        "From what I can tell, no.",
         "No, the pages I found say Fulham plays tomorrow.",
         # A name or a figure the question lacks is content.
         "I can't confirm a game today; the pages I found show Sheffield United next.",

@@ -116,8 +116,12 @@ _DENIES = _words(
     "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
     " unable unavailable without insufficient lack lacking"
 )
-# "No.", "None.", "Never", "Nothing has been announced": a verdict or a count opens the reply.
-_OPENING_VERDICT = re.compile(r"^\W*(?:yes|no|none|zero|never|nobody|nothing)\b(?!\s+\w)")
+# "No.", "None.", "Never", "From what I can tell, no.": a verdict or a count as a clause of
+# its own.
+_VERDICT = re.compile(
+    r"(?:^|[,;:\u2014\u2013-])\W*(?:yes|no|none|zero|never|nobody|nothing)\b(?!\s+\w)",
+    re.IGNORECASE,
+)
 
 
 def _stem(word: str) -> str:
@@ -131,7 +135,7 @@ def speaks_only_of_itself(query: str, reply: str) -> bool:
     supporting passage found.", "I can't confirm a Fulham game today."): a decline, in words
     no phrase list holds. A figure, a name or any other word the question lacks is content,
     and the reply is judged as an answer."""
-    if _OPENING_VERDICT.match(reply):
+    if _VERDICT.search(reply):
         return False
     words = normalize_text(reply).split()
     if not words or not _DENIES & set(words) or not _SELF_NOUNS_AND_VERBS & set(words):
