@@ -285,6 +285,14 @@ def test_a_reply_only_about_its_search_is_missing(truncator: Truncator) -> None:
     assert (s.label, s.rule) == ("correct", None)
 
 
+def test_a_hop_left_open_or_a_templates_unknown_is_missing(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    chain = "Dark Nevada Dream \u2192 ? (no song by that title found)"
+    assert rules_label(scorer, "tim bowness", chain) == ("missing", "empty_prediction")
+    template = "Q: Director of The Fall of Saigon?\nA: Unknown."
+    assert rules_label(scorer, "michael dutfield", template) == ("missing", "refusal")
+
+
 def test_european_figures_are_read_as_the_golds(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     ratio = q("4.6", query="what was his touchdown to interception ratio?")

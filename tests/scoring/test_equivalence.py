@@ -192,6 +192,8 @@ def test_list_items() -> None:
     assert same is not None and same.label == "correct"
     extra = list_outcome(gold, "Maddox, Pax, Zahara, Shiloh, Knox and Vivienne")
     assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
+    inline = list_outcome(gold, "(1) Maddox (2) Pax (3) Zahara (4) Shiloh.")
+    assert inline is not None and inline.label == "correct"
     short = list_outcome(gold, "1. Maddox 2. Pax 3. Zahara")
     assert (
         short is not None

@@ -104,3 +104,12 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     # "Therefore, X." closing a reasoning; a "therefore" inside a sentence closes nothing.
     assert final_answer("The Alamo is in San Antonio. Therefore, San Antonio.") == "San Antonio."
     assert final_answer("It was therefore, a hit") is None
+    # A chain of hops ends with its answer after the double arrow; a hop left open ("?")
+    # answers nothing, whatever the brackets after it say.
+    assert final_answer("Glass Tide \u2192 The Verans \u2192 formed 2009 \u21d2 2009") == "2009"
+    assert final_answer("\u21d2 Oslo") == "Oslo"
+    assert final_answer("Red Harbor \u2192 Mae Olsen \u2192 ? (birth year not found)") == "?"
+    assert final_answer("Paris \u2192 capital of France") is None
+    # A few-shot template's "Q:" line restates the question; "A:" answers it.
+    assert final_answer("Q: Height of Mount Keller?\nA: approx. 4,210 m.") == "approx. 4,210 m."
+    assert final_answer("Plan A: take the train.") is None

@@ -945,7 +945,9 @@ def settle(
 
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.
-_ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bplus\b|\d+[.)]\s)\s*", re.IGNORECASE)
+_ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bplus\b|\(?\d+[.)]\s)\s*", re.IGNORECASE)
+# "(1) Coco Gauff (2) Jessica Pegula": numbers in brackets that number a list's items.
+_BRACKETED_NUMBER = re.compile(r"(?:^|\s)\(\d{1,2}\)\s")
 _LEAD_IN = re.compile(
     r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|:)\s+", re.IGNORECASE
 )
@@ -1093,7 +1095,7 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     body = _SENTENCE_END.split(body)[0]
     # "...; the featherweight title has been vacant since 2023": a new clause, not an item.
     body = _CLAUSE_AFTER_SEMICOLON.split(body)[0]
-    body = _before_relative(_PARENS.sub(" ", body))
+    body = _before_relative(_PARENS.sub(" ", _BRACKETED_NUMBER.sub(", ", body)))
     if strip_lead_in:
         # "... includes five films: a, b, c": the lead-in runs to its colon.
         body = _strip_lead_in(body)

@@ -137,20 +137,30 @@ _CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
 # "... So the answer is X." / "Answer: X" / "Final answer: X" / "... Therefore, X.": how a
 # reasoning ends.
+# "Hop A → hop B ⇒ X": a chain of sub-answers ends with its answer after the double arrow.
 _FINAL_ANSWER = re.compile(
     r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
-    r"|(?:(?<=[.!?])\s+|^)therefore,\s*",
+    r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",
     re.IGNORECASE,
 )
+# A few-shot template's leak: "Q: <the question restated>" on a line, then "A: <answer>".
+_QA_TEMPLATE = re.compile(r"^\s*Q\s*:[^\n]*\n\s*A\s*:\s*", re.IGNORECASE)
+# "X → directed by Y → ? (birth year not found)": the hop left open is the chain's answer,
+# none; what follows in brackets is why.
+_OPEN_HOP = re.compile(r"(?:\u2192|->)\s*(\?)\s*(?:\([^()]*\))?\W*$")
 _FINAL_ANSWER_WORDS = 30
 
 
 def final_answer(text: str) -> str | None:
     """The answer a reasoning ends with ("Step 1: ... Answer: 42" -> "42"), or None when
     the text gives none (or what follows the last marker is more than a short answer)."""
+    template = _QA_TEMPLATE.match(text)
+    if template is not None:
+        return text[template.end() :].strip() or None
     found = list(_FINAL_ANSWER.finditer(text))
     if not found:
-        return None
+        open_hop = _OPEN_HOP.search(text.strip())
+        return open_hop.group(1).strip() if open_hop else None
     tail = _MARKUP_AROUND.sub("", text[found[-1].end() :]).strip()
     first, _, rest = tail.partition("\n")
     heads = first.strip() and not _BULLET.match(first) and not first.rstrip().endswith(":")
