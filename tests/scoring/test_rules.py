@@ -34,6 +34,19 @@ RULES = Rules()
             "correct",
             "false_premise_detected",
         ),
+        # A gold that also accepts "invalid question" accepts a premise pointed out.
+        (
+            "The question has a false premise.",
+            ["none of the days", "invalid question"],
+            "correct",
+            "false_premise_detected",
+        ),
+        (
+            "The question has a false premise.",
+            ["none of the days"],
+            "incorrect",
+            "false_premise_claim_on_valid_question",
+        ),
         (
             "This rests on a shaky premise: I'm not aware of any such five companies.",
             ["invalid question"],

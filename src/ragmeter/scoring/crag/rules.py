@@ -118,7 +118,9 @@ class Rules:
             if any(same_name(form, gold) for form in forms):
                 return RuleOutcome("correct", "name_match", gold)
         if claim is not None:
-            if invalid_gold:
+            # "none of the days", or "invalid question": a gold that accepts either accepts
+            # a premise pointed out.
+            if invalid_gold or any(is_invalid_gold([a]) for a in answers[1:]):
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
             return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
         if invalid_gold and forms & {"yes", "no"}:
