@@ -55,8 +55,37 @@ class TaggedOutput:
     """Where the format's tags stand in the text."""
 
 
+# "<response><answer>Paris</answer><confidence>0.9</confidence></response>": one element
+# around the whole output (its closing tag may fall past the cut) only wraps it.
+_WRAPPER = re.compile(
+    r"^\s*<\s*(?P<name>response|result|output|reply)\s*>(?P<inner>.*?)"
+    r"(?P<closing><\s*/\s*(?P=name)\s*>\s*)?$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def parse_tagged(text: str) -> TaggedOutput | None:
     """The parts of ``text`` when it is a well-formed tagged output, else None."""
+    wrapped = _WRAPPER.match(text)
+    if wrapped is None:
+        return _parse_bare(text)
+    start, end = wrapped.span("inner")
+    inner = text[start:end]
+    if _TAG.search(inner) is None:
+        parsed: TaggedOutput | None = TaggedOutput(None, False, {"answer": inner.strip()})
+    else:
+        parsed = _parse_bare(inner)
+    if parsed is None:
+        return None
+    spans = [(0, start), *((a + start, b + start) for a, b in parsed.tag_spans)]
+    if wrapped.group("closing"):
+        spans.append((end, len(text)))
+    return TaggedOutput(
+        parsed.thinking, parsed.thinking_closed, parsed.fields, parsed.reply, tuple(spans)
+    )
+
+
+def _parse_bare(text: str) -> TaggedOutput | None:
     tags = list(_TAG.finditer(text))
     if not tags or text[: tags[0].start()].strip():
         return None
