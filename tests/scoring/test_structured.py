@@ -51,6 +51,10 @@ from ragmeter.scoring.crag.truncate import Truncator
         ("answer:\n  - solid\n  - liquid\n  - gas\nconfidence: 0.95\nsources:\n  - Britannica",
          "solid, liquid, gas (confidence 0.95)"),
         ("answer: none\nconfidence: 0.7", "none (confidence 0.7)"),
+        # A log line of key=value fields, read the same way.
+        ("answer=Paris; confidence=0.9", "Paris (confidence 0.9)"),
+        ("answer=None | reason=no page names a director", "No answer. no page names a director."),
+        ("answer=none", "none"),
     ],
 )  # fmt: skip
 def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:

@@ -90,7 +90,7 @@ _SELF_WORDS = _words(
     silent empty withhold withheld decline abstain refrain comment offer return came back
     turn turned up yield read seen saw lack lacking need way help something thing rather
     knowledge base database index corpus web internet online tool tools training cutoff match
-    useful
+    useful unknown
     answer guess speculate settle determine resolve establish say state mention tell show give
     provide indicate report list name cover address contain include
     able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none

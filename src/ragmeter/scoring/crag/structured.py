@@ -191,12 +191,12 @@ def _sentence(text: str) -> str:
 
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
-    neither a JSON object, a YAML block nor a well-formed tagged output
+    neither a JSON object, a YAML block, ``answer=`` fields nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
     if decoded is None:
-        fields = _yaml_fields(prediction)
+        fields = _yaml_fields(prediction) or _key_value_fields(prediction)
         if fields is not None:
             return _reading(fields, "")
         return _read_tagged(prediction, cut_off)
@@ -210,6 +210,27 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
 _YAML_LINE = re.compile(r"^(?P<key>[a-z_][a-z0-9_]*):(?:\s+(?P<value>.*?))?\s*$")
 _YAML_ITEM = re.compile(r"^\s*-\s+(?P<item>.*?)\s*$")
 _YAML_NULL = frozenset({"", "null", "~"})
+
+
+# "answer=Paris; confidence=0.9", "answer=null | reason=not found": a log line's fields.
+_KEY_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w]*)\s*=\s*(?P<value>.*?)\s*$", re.DOTALL)
+_KEY_VALUE_SPLIT = re.compile(r"\s*[;|\n]\s*(?=[A-Za-z_]\w*\s*=)")
+
+
+def _key_value_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a ``key=value`` line that opens with ``answer=``, else None."""
+    if not re.match(r"\s*answer\s*=", text, re.IGNORECASE):
+        return None
+    fields: dict[str, Any] = {}
+    for piece in _KEY_VALUE_SPLIT.split(text.strip()):
+        m = _KEY_VALUE.match(piece)
+        if m is None:
+            return None
+        value = m.group("value").strip().strip("'\"")
+        # A logged Python None is no answer; "none" may be one (a count of none).
+        null = value.lower() in _YAML_NULL or value == "None"
+        fields[m.group("key").lower()] = None if null else value
+    return fields
 
 
 def _yaml_fields(text: str) -> dict[str, Any] | None:
