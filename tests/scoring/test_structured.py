@@ -55,6 +55,11 @@ from ragmeter.scoring.crag.truncate import Truncator
         ("answer=Paris; confidence=0.9", "Paris (confidence 0.9)"),
         ("answer=None | reason=no page names a director", "No answer. no page names a director."),
         ("answer=none", "none"),
+        # A bare list literal, as a pipeline that prints its result returns it.
+        ("['Greta Gerwig']", "Greta Gerwig"),
+        ('["Paris", "Lyon"]', "Paris, Lyon"),
+        ("['Arsenal', 'Chelsea', 'Liverpool']", "Arsenal, Chelsea, Liverpool"),
+        ("[]", "No answer."),
     ],
 )  # fmt: skip
 def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
@@ -66,7 +71,9 @@ def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        *("Paris", "Paris {not json}", '["Paris", "Lyon"]', "The set {1, 2} has two members."),
+        *("Paris", "Paris {not json}", "The set {1, 2} has two members."),
+        # A list cut off, or of more than plain values, is prose.
+        *("['Paris', 'Ly", "[['Paris'], ['Lyon']]", "[1] Paris is the capital. [2]"),
         # A reply's own "Answer:" line, or prose after a first "answer:" line, is no block.
         *("Answer: Paris\nConfidence: high", "answer: Paris\nIt is the capital of France."),
     ],

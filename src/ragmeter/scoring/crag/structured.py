@@ -16,6 +16,7 @@ read the same way, its elements as the object's fields.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Mapping
@@ -191,11 +192,15 @@ def _sentence(text: str) -> str:
 
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
-    neither a JSON object, a YAML block, ``answer=`` fields nor a well-formed tagged output
+    neither a JSON object, a list literal, a YAML block, ``answer=`` fields nor a well-formed
+    tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
     if decoded is None:
+        listed = _list_literal(prediction)
+        if listed is not None:
+            return _reading({"answer": listed or None}, "")
         fields = _yaml_fields(prediction) or _key_value_fields(prediction)
         if fields is not None:
             return _reading(fields, "")
@@ -210,6 +215,26 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
 _YAML_LINE = re.compile(r"^(?P<key>[a-z_][a-z0-9_]*):(?:\s+(?P<value>.*?))?\s*$")
 _YAML_ITEM = re.compile(r"^\s*-\s+(?P<item>.*?)\s*$")
 _YAML_NULL = frozenset({"", "null", "~"})
+
+
+_LIST_LITERAL_CHARS = 2_000
+
+
+def _list_literal(text: str) -> list[Any] | None:
+    """The items of a reply that is nothing but a list literal ("['Greta Gerwig']", "[]", as
+    a pipeline that prints its result returns it), else None."""
+    body = text.strip()
+    if not (body.startswith("[") and body.endswith("]")) or len(body) > _LIST_LITERAL_CHARS:
+        return None
+    try:
+        found = ast.literal_eval(body)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(found, list) or not all(
+        isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in found
+    ):
+        return None
+    return found
 
 
 # "answer=Paris; confidence=0.9", "answer=null | reason=not found": a log line's fields.
