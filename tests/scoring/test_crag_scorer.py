@@ -293,6 +293,14 @@ def test_a_hop_left_open_or_a_templates_unknown_is_missing(truncator: Truncator)
     assert rules_label(scorer, "michael dutfield", template) == ("missing", "refusal")
 
 
+def test_a_question_back_is_missing_whatever_its_options_hold(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    back = 'Which "Save Me" do you mean - the Queen song, the Remy Zero track or the BTS single?'
+    assert rules_label(scorer, "2", back) == ("missing", "refusal")
+    options = "Do you mean a specific show, like The Bear or Only Murders in the Building?"
+    assert rules_label(scorer, "reservation dogs", options) == ("missing", "refusal")
+
+
 def test_european_figures_are_read_as_the_golds(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     ratio = q("4.6", query="what was his touchdown to interception ratio?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.crag.declines import (
+    asks_which_is_meant,
     names_what_is_asked,
     only_declines,
     speaks_only_of_itself,
@@ -117,3 +118,20 @@ def test_a_reply_with_content_of_its_own_is_no_bare_decline(reply: str) -> None:
 def test_a_decline_may_name_what_is_asked() -> None:
     assert names_what_is_asked(FULHAM, "I found no Fulham game.")
     assert not names_what_is_asked(FULHAM, "No supporting passage found.")
+
+
+@pytest.mark.parametrize(
+    ("reply", "asks"),
+    [
+        ("Do you mean the 2023 remake or the 1998 original?", True),
+        ('Which "Save Me" do you mean - the Queen song or the BTS single?', True),
+        ("Could you clarify which season you mean?", True),
+        ("Which artist are you asking about? Several have a song by that name.", True),
+        # An answer first, or a statement with a question after it, answers.
+        ("Reservation Dogs. Do you mean season 3?", False),
+        ("It doesn't look like they played yesterday; did you mean their last match?", False),
+        ("Which one is older? Paris, by far.", False),
+    ],
+)
+def test_a_reply_that_opens_by_asking_back(reply: str, asks: bool) -> None:
+    assert asks_which_is_meant(reply) is asks

@@ -39,6 +39,7 @@ REFUSALS = [
     "It was preseason. I couldn't confirm the opponent that night.",
     "The provided sources do not contain this information.",
     "The context doesn't provide the release date.",
+    "Not sure - what I found doesn't settle this.",
     "I'm sorry, I don't have this week's intraday data for TBMC, so I can't average it.",
     "I don't have yesterday's closing price for ATXG; your broker will have it.",
     "No data found.",

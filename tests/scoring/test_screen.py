@@ -118,6 +118,8 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Could be Christopher Nolan.", "hedge"),
         ("Christopher Nolan is the likeliest.", "hedge"),
         ("Tentatively, Christopher Nolan.", "hedge"),
+        ("Just one that I could find: Jeffrey Tambor.", "hedge"),
+        ("Yes - as far as I can find, it kept that title.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),

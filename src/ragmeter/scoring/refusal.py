@@ -51,7 +51,8 @@ _NO_OTHER = re.compile(
 # "not" say so in more combinations than a phrase list can hold.
 _SILENT_SOURCES = re.compile(
     r"(?<!\S)(?:context|documents?|sources?|references?|passages?|snippets?|search results"
-    r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?|pages)"
+    r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?|pages"
+    r"|what i (?:found|read|saw|retrieved|could find))"
     r" (?:(?:do|does|did) not|dont|doesnt|didnt)"
     r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
     r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"

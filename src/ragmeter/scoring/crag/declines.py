@@ -20,7 +20,7 @@ import re
 from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_text
 from ragmeter.scoring.refusal import default_detector
 
-__all__ = ["names_what_is_asked", "only_declines", "speaks_only_of_itself"]
+__all__ = ["asks_which_is_meant", "names_what_is_asked", "only_declines", "speaks_only_of_itself"]
 
 # "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results.",
 # "⚽ The Sports tab should have their latest scores!"
@@ -166,3 +166,19 @@ def names_what_is_asked(query: str, reply: str) -> bool:
     looked for ("... a podcast by Justin Bieber") may be pointing out a false premise."""
     asked = set(normalize_text(query).split()) - FUNCTION_WORDS - _SELF_WORDS
     return bool(asked & set(normalize_text(reply).split()))
+
+
+# "Do you mean the 2023 remake or the 1998 original?", "Which 'Save Me' do you mean - ...?":
+# a reply that opens by asking back answers nothing yet.
+_ASKS_BACK = re.compile(
+    r"^\W*(?:(?:do|did)\s+you\s+mean\b|which\b[^?.!]{0,80}?\b(?:do|did)\s+you\s+mean\b"
+    r"|(?:could|can|would)\s+you\s+(?:clarify|specify|tell\s+me\s+which)\b"
+    r"|which\b[^?.!]{0,80}?\b(?:are\s+you\s+asking\s+about|do\s+you\s+have\s+in\s+mind)\b)"
+    r"[^?]*\?",
+    re.IGNORECASE,
+)
+
+
+def asks_which_is_meant(reply: str) -> bool:
+    """True when ``reply`` opens with a question back about what was asked."""
+    return _ASKS_BACK.match(reply) is not None

@@ -37,6 +37,7 @@ from typing import Any
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import (
+    asks_which_is_meant,
     names_what_is_asked,
     only_declines,
     speaks_only_of_itself,
@@ -99,6 +100,8 @@ STORED_PREDICTION_CHARS = 10_000
 
 RefusalConfirmer = Callable[[str, str], Awaitable[bool]]
 """``(query, prediction) -> still a refusal?``: an optional LLM check of a phrase match."""
+
+_ASKS_BACK = "asks which is meant"
 
 _PREMISE_WORDS = 5
 """A decline to a false-premise question that says this many words more goes to the judges."""
@@ -289,6 +292,11 @@ class CragScorer:
             # "... so Till did not direct it. Answer: No.": a reasoning that ends in a bare
             # no may have pointed out the premise on its way; it is read whole.
             outcome = self.rules.apply(cut, answers)
+        if (outcome is None or outcome.rule == "answer_to_false_premise") and asks_which_is_meant(
+            said
+        ):
+            # "Do you mean the 2023 remake or the 1998 original?": it asks before it answers.
+            outcome = RuleOutcome("missing", "refusal", _ASKS_BACK)
         if (
             (outcome is None or outcome.rule == "answer_to_false_premise")
             and speaks_only_of_itself(question.query, said)
@@ -322,7 +330,9 @@ class CragScorer:
             outcome = self.rules.apply(said, answers, check_refusal=False)
         guessed = (
             guessed_values(answers, cut, question.query)
-            if outcome is not None and outcome.rule == "refusal"
+            # The options of a question back ("the Remy Zero track or the BTS single?") are
+            # no guesses.
+            if outcome is not None and outcome.rule == "refusal" and outcome.detail != _ASKS_BACK
             else []
         )
         if said != cut:
@@ -365,9 +375,15 @@ class CragScorer:
             or stated_doubt(confidence, prediction)
             or offered_candidates(structured, prediction)
         )
-        if outcome is not None and outcome.rule == "refusal" and not premise_for_judges:
+        if (
+            outcome is not None
+            and outcome.rule == "refusal"
+            and outcome.detail != _ASKS_BACK
+            and not premise_for_judges
+        ):
             # "Paris or Lyon; I am not sure.": a decline that still offers candidates guesses
-            # among them, a hedge by the rubric, not an abstention.
+            # among them, a hedge by the rubric, not an abstention (the options of a question
+            # back are no candidates).
             hedge = alternatives_beside_decline(
                 cut, question.query, lambda clause: self.rules.refusal.match(clause) is not None
             )

@@ -285,7 +285,9 @@ _SOFT_DOUBT = re.compile(
     # "It seems so." (all 14 such real answers were graded incorrect; "It appears to be one"
     # too, since); the rubric counts an answer stated as a belief ("as far as I know, X") as
     # not sure of it.
-    r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know)\b"
+    r"|\b(?<!un)likely\b|\bas\s+far\s+as\s+i\s+(?:can\s+tell|know|can\s+find|could\s+find)\b"
+    # "Just one that I could find: X": an answer bounded by its own search.
+    r"|\b(?:that|which)\s+i\s+(?:could|can)\s+find\b"
     # "Presumably X", "I suspect X", "X, I reckon", "To the best of my knowledge, X": an
     # answer offered as a belief, as "as far as I know" offers it.
     r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
