@@ -20,7 +20,14 @@ import re
 from ragmeter.scoring.normalize import FUNCTION_WORDS, normalize_text
 from ragmeter.scoring.refusal import default_detector
 
-__all__ = ["asks_which_is_meant", "names_what_is_asked", "only_declines", "speaks_only_of_itself"]
+__all__ = [
+    "ASKS_BACK",
+    "asks_which_is_meant",
+    "bare_decline",
+    "names_what_is_asked",
+    "only_declines",
+    "speaks_only_of_itself",
+]
 
 # "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results.",
 # "⚽ The Sports tab should have their latest scores!"
@@ -182,3 +189,20 @@ _ASKS_BACK = re.compile(
 def asks_which_is_meant(reply: str) -> bool:
     """True when ``reply`` opens with a question back about what was asked."""
     return _ASKS_BACK.match(reply) is not None
+
+
+ASKS_BACK = "asks which is meant"
+"""The reason `bare_decline` gives for a reply that opens by asking back."""
+
+
+def bare_decline(query: str, reply: str, *, false_premise: bool) -> str | None:
+    """Why ``reply`` declines in words no phrase list holds (it asks back, or speaks only of
+    its own search), or None. To a ``false_premise`` question a decline that names what it
+    looked for may point the premise out, so it is no bare decline."""
+    if asks_which_is_meant(reply):
+        return ASKS_BACK
+    if speaks_only_of_itself(query, reply) and not (
+        false_premise and names_what_is_asked(query, reply)
+    ):
+        return "speaks only of its own search"
+    return None

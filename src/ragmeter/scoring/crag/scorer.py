@@ -36,12 +36,7 @@ from typing import Any
 
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
-from ragmeter.scoring.crag.declines import (
-    asks_which_is_meant,
-    names_what_is_asked,
-    only_declines,
-    speaks_only_of_itself,
-)
+from ragmeter.scoring.crag.declines import ASKS_BACK, bare_decline, only_declines
 from ragmeter.scoring.crag.equivalence import (
     answered_figures,
     asks_for_score,
@@ -100,8 +95,6 @@ STORED_PREDICTION_CHARS = 10_000
 
 RefusalConfirmer = Callable[[str, str], Awaitable[bool]]
 """``(query, prediction) -> still a refusal?``: an optional LLM check of a phrase match."""
-
-_ASKS_BACK = "asks which is meant"
 
 _PREMISE_WORDS = 5
 """A decline to a false-premise question that says this many words more goes to the judges."""
@@ -292,20 +285,13 @@ class CragScorer:
             # "... so Till did not direct it. Answer: No.": a reasoning that ends in a bare
             # no may have pointed out the premise on its way; it is read whole.
             outcome = self.rules.apply(cut, answers)
-        if (outcome is None or outcome.rule == "answer_to_false_premise") and asks_which_is_meant(
-            said
-        ):
-            # "Do you mean the 2023 remake or the 1998 original?": it asks before it answers.
-            outcome = RuleOutcome("missing", "refusal", _ASKS_BACK)
-        if (
-            (outcome is None or outcome.rule == "answer_to_false_premise")
-            and speaks_only_of_itself(question.query, said)
-            and not (is_invalid_gold(answers) and names_what_is_asked(question.query, said))
-        ):
-            # "The retrieved pages don't settle this, so I won't guess.": no phrase of the
-            # list, but nothing in it besides the question's words is about the world. To a
-            # false premise, a decline that names what it looked for is the judges' to read.
-            outcome = RuleOutcome("missing", "refusal", "speaks only of its own search")
+        if outcome is None or outcome.rule == "answer_to_false_premise":
+            # "The retrieved pages don't settle this, so I won't guess.", "Do you mean the
+            # 2023 remake or the 1998 original?": no phrase of the list, but nothing in it
+            # besides the question's words is about the world, or it asks before it answers.
+            why = bare_decline(question.query, said, false_premise=is_invalid_gold(answers))
+            if why is not None:
+                outcome = RuleOutcome("missing", "refusal", why)
         if (
             truncated
             and conclusion_cut_off(cut)
@@ -332,7 +318,7 @@ class CragScorer:
             guessed_values(answers, cut, question.query)
             # The options of a question back ("the Remy Zero track or the BTS single?") are
             # no guesses.
-            if outcome is not None and outcome.rule == "refusal" and outcome.detail != _ASKS_BACK
+            if outcome is not None and outcome.rule == "refusal" and outcome.detail != ASKS_BACK
             else []
         )
         if said != cut:
@@ -378,7 +364,7 @@ class CragScorer:
         if (
             outcome is not None
             and outcome.rule == "refusal"
-            and outcome.detail != _ASKS_BACK
+            and outcome.detail != ASKS_BACK
             and not premise_for_judges
         ):
             # "Paris or Lyon; I am not sure.": a decline that still offers candidates guesses
@@ -470,7 +456,7 @@ class CragScorer:
         return (
             said >= _PREMISE_WORDS
             and not only_declines(cut)
-            and not (speaks_only_of_itself(query, cut) and not names_what_is_asked(query, cut))
+            and bare_decline(query, cut, false_premise=True) is None
         )
 
     async def _judged(
