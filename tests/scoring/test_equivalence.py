@@ -194,6 +194,8 @@ def test_list_items() -> None:
     assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
     inline = list_outcome(gold, "(1) Maddox (2) Pax (3) Zahara (4) Shiloh.")
     assert inline is not None and inline.label == "correct"
+    counted = list_outcome(gold, "4: (1) Maddox (2) Pax (3) Zahara (4) Shiloh.")
+    assert counted is not None and counted.label == "correct"
     short = list_outcome(gold, "1. Maddox 2. Pax 3. Zahara")
     assert (
         short is not None

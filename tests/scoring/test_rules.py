@@ -126,3 +126,9 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     # A few-shot template's "Q:" line restates the question; "A:" answers it.
     assert final_answer("Q: Height of Mount Keller?\nA: approx. 4,210 m.") == "approx. 4,210 m."
     assert final_answer("Plan A: take the train.") is None
+    # A headline answer before its context.
+    said = "Short answer: Two times. Longer answer: She was on the list in 2022 and 2023."
+    assert final_answer(said) == "Two times."
+    assert final_answer("Two times. Longer answer: in 2022 and 2023.") == "Two times."
+    assert final_answer("Short answer: unclear.") == "unclear."
+    assert final_answer("The long answer: it is complicated.") == "it is complicated."

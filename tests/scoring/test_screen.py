@@ -120,6 +120,8 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Tentatively, Christopher Nolan.", "hedge"),
         ("Just one that I could find: Jeffrey Tambor.", "hedge"),
         ("Yes - as far as I can find, it kept that title.", "hedge"),
+        # A split vote's candidates.
+        ("No consensus: 2 say 1998, 2 say 1999, 1 silent.", "hedge"),
         ("Paris. Actually, no: it is Lyon.", "retraction"),
         ("Paris - wait, that's wrong, the answer is Lyon.", "retraction"),
         ("Paris. Correction: Lyon.", "retraction"),

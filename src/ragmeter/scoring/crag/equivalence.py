@@ -1095,7 +1095,7 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     body = _SENTENCE_END.split(body)[0]
     # "...; the featherweight title has been vacant since 2023": a new clause, not an item.
     body = _CLAUSE_AFTER_SEMICOLON.split(body)[0]
-    body = _before_relative(_PARENS.sub(" ", _BRACKETED_NUMBER.sub(", ", body)))
+    body = _before_relative(_PARENS.sub(" ", _BRACKETED_NUMBER.sub("\n", body)))
     if strip_lead_in:
         # "... includes five films: a, b, c": the lead-in runs to its colon.
         body = _strip_lead_in(body)

@@ -145,6 +145,14 @@ _FINAL_ANSWER = re.compile(
     r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",
     re.IGNORECASE,
 )
+# "Short answer: X. Longer answer: ...": a headline answer, then its context.
+# (The label may already be read away as a lead-in; "Longer answer:" still marks the end.)
+_SHORT_ANSWER = re.compile(
+    r"^\W*(?:short\s+answer\s*:\s*)?(?P<answer>.+?[.!?])\s+(?:longer|long|full|detailed)"
+    r"\s+answer\s*:"
+    r"|^\W*short\s+answer\s*:\s*(?P<alone>.+)",
+    re.IGNORECASE | re.DOTALL,
+)
 # A few-shot template's leak: "Q: <the question restated>" on a line, then "A: <answer>".
 _QA_TEMPLATE = re.compile(r"^\s*Q\s*:[^\n]*\n\s*A\s*:\s*", re.IGNORECASE)
 # "X → directed by Y → ? (birth year not found)": the hop left open is the chain's answer,
@@ -156,6 +164,9 @@ _FINAL_ANSWER_WORDS = 30
 def final_answer(text: str) -> str | None:
     """The answer a reasoning ends with ("Step 1: ... Answer: 42" -> "42"), or None when
     the text gives none (or what follows the last marker is more than a short answer)."""
+    short = _SHORT_ANSWER.match(text)
+    if short is not None:
+        return (short.group("answer") or short.group("alone")).strip() or None
     template = _QA_TEMPLATE.match(text)
     if template is not None:
         return text[template.end() :].strip() or None

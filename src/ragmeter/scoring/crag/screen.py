@@ -310,6 +310,8 @@ _DOUBT_OPENING = re.compile(
 _SOURCES_DISAGREE = re.compile(
     r"\b(?:sources|reports|figures|accounts)\s+(?:disagree|differ|conflict|vary)\b", re.IGNORECASE
 )
+# "No consensus: 2 say yes, 1 says no, 2 silent.": the candidates of a split vote.
+_NO_CONSENSUS = re.compile(r"^\W*no\s+consensus\b", re.IGNORECASE)
 
 _WHICH_YOU_MEAN = re.compile(
     r"\b(?:i'?m|i\s+am)\s+not\s+(?:entirely\s+|quite\s+)?(?:sure|certain)\s+which\s+[^,.;:]*?"
@@ -361,6 +363,10 @@ def screen_hedge(text: str, *, list_gold: bool = False) -> ScreenMatch | None:
     m = _RETRACTION.search(text)
     if m is not None:
         return _match("retraction", "retraction", m)
+    m = _NO_CONSENSUS.match(text)
+    if m is not None:
+        # Unsure of the answer, whatever candidates follow (a premise too: "2 say yes, 1 no").
+        return ScreenMatch("hedge", "unsure", m.start(), len(text), text)
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
     opening = next((i for i, s in enumerate(sentences) if not is_chat_opener(s)), 0)
     for i, sentence in enumerate(sentences):
