@@ -76,6 +76,11 @@ def only_declines(reply: str) -> bool:
     return not _DENIAL.search(_DECLINING_NEGATION.sub(" ", norm[found.end :]))
 
 
+def _stem(word: str) -> str:
+    """A crude stem, so that "released" meets "release" and "settles" meets "settle"."""
+    return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -96,13 +101,13 @@ _SELF_WORDS = _words(
     inconclusive definite firm solid basis grounds possible impossible hard difficult
     silent empty withhold withheld decline abstain refrain comment offer return came back
     turn turned up yield read seen saw lack lacking need way help something thing rather
-    knowledge base database index corpus web internet online tool tools training cutoff match
+    base database index corpus web internet online tool tools training cutoff match
     useful unknown
     answer guess speculate settle determine resolve establish say state mention tell show give
     provide indicate report list name cover address contain include
     able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none
     nothing without any anything beyond
-    i im ive id me my we our us you your so but yet however unfortunately sorry afraid
+    i im ive id me my we our us you your but however unfortunately sorry afraid
     can could would will should may might must am just only also here there this that these
     so such one either neither nor if whether about regarding on
     current currently latest live real time realtime today now moment right yet
@@ -119,6 +124,7 @@ _SELF_NOUNS_AND_VERBS = _words(
     resolve establish say tell help relevant base database index corpus tools training
     """
 )
+_SELF_STEMS = frozenset(_stem(w) for w in _SELF_WORDS)
 _DENIES = _words(
     "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
     " unable unavailable without insufficient lack lacking"
@@ -129,11 +135,6 @@ _VERDICT = re.compile(
     r"(?:^|[,;:\u2014\u2013-])\W*(?:yes|no|none|zero|never|nobody|nothing)\b(?!\s+\w)",
     re.IGNORECASE,
 )
-
-
-def _stem(word: str) -> str:
-    """A crude stem, so that "released" meets "release" and "settles" meets "settle"."""
-    return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
 
 
 def speaks_only_of_itself(query: str, reply: str) -> bool:
@@ -148,9 +149,8 @@ def speaks_only_of_itself(query: str, reply: str) -> bool:
     if not words or not _DENIES & set(words) or not _SELF_NOUNS_AND_VERBS & set(words):
         return False
     asked = {_stem(w) for w in normalize_text(query).split()}
-    own = {_stem(w) for w in _SELF_WORDS}
     return all(
-        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in own or _asked(w, asked)
+        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in _SELF_STEMS or _asked(w, asked)
         for w in words
     )
 
@@ -177,7 +177,7 @@ def names_what_is_asked(query: str, reply: str) -> bool:
 
 # "Do you mean the 2023 remake or the 1998 original?", "Which 'Save Me' do you mean - ...?":
 # a reply that opens by asking back answers nothing yet.
-_ASKS_BACK = re.compile(
+_QUESTION_BACK = re.compile(
     r"^\W*(?:(?:do|did)\s+you\s+mean\b|which\b[^?.!]{0,80}?\b(?:do|did)\s+you\s+mean\b"
     r"|(?:could|can|would)\s+you\s+(?:clarify|specify|tell\s+me\s+which)\b"
     r"|which\b[^?.!]{0,80}?\b(?:are\s+you\s+asking\s+about|do\s+you\s+have\s+in\s+mind)\b)"
@@ -188,7 +188,7 @@ _ASKS_BACK = re.compile(
 
 def asks_which_is_meant(reply: str) -> bool:
     """True when ``reply`` opens with a question back about what was asked."""
-    return _ASKS_BACK.match(reply) is not None
+    return _QUESTION_BACK.match(reply) is not None
 
 
 ASKS_BACK = "asks which is meant"

@@ -120,7 +120,7 @@ class Rules:
         if claim is not None:
             # "none of the days", or "invalid question": a gold that accepts either accepts
             # a premise pointed out.
-            if invalid_gold or any(is_invalid_gold([a]) for a in answers[1:]):
+            if any(is_invalid_gold([a]) for a in answers):
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
             return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
         if invalid_gold and forms & {"yes", "no"}:

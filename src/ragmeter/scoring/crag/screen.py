@@ -292,7 +292,7 @@ _SOFT_DOUBT = re.compile(
     # answer offered as a belief, as "as far as I know" offers it.
     r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
     r"|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
-    r"|\bmy\s+understanding\b|^\W*(?:could|might|may)\s+be\b"
+    r"|\bmy\s+understanding\b"
     r"|^\W*it\s+(?:seems|appears)\b"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
@@ -303,7 +303,7 @@ _SOFT_DOUBT = re.compile(
 )
 _DOUBT_OPENING = re.compile(
     r"^\W*(?:(?:the\s+answer|it)\s+(?:is|was|would\s+be)\s+)?(?:probably|possibly|perhaps|maybe)\b"
-    r"|^\W*(?:it|the\s+answer)\s+(?:might|could|may)\s+be\b",
+    r"|^\W*(?:(?:it|the\s+answer)\s+)?(?:might|could|may)\s+be\b",
     re.IGNORECASE,
 )
 

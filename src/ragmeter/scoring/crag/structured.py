@@ -240,11 +240,12 @@ def _list_literal(text: str) -> list[Any] | None:
 # "answer=Paris; confidence=0.9", "answer=null | reason=not found": a log line's fields.
 _KEY_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w]*)\s*=\s*(?P<value>.*?)\s*$", re.DOTALL)
 _KEY_VALUE_SPLIT = re.compile(r"\s*[;|\n]\s*(?=[A-Za-z_]\w*\s*=)")
+_KEY_VALUE_OPENING = re.compile(r"\s*answer\s*=", re.IGNORECASE)
 
 
 def _key_value_fields(text: str) -> dict[str, Any] | None:
     """The fields of a ``key=value`` line that opens with ``answer=``, else None."""
-    if not re.match(r"\s*answer\s*=", text, re.IGNORECASE):
+    if not _KEY_VALUE_OPENING.match(text):
         return None
     fields: dict[str, Any] = {}
     for piece in _KEY_VALUE_SPLIT.split(text.strip()):
