@@ -21,6 +21,7 @@ from ragmeter.scoring.crag.equivalence import (
     plain_list,
     restates_question,
     settle,
+    split_items,
     stated_beside,
     stated_list,
     stated_value,
@@ -196,6 +197,10 @@ def test_list_items() -> None:
     assert inline is not None and inline.label == "correct"
     counted = list_outcome(gold, "4: (1) Maddox (2) Pax (3) Zahara (4) Shiloh.")
     assert counted is not None and counted.label == "correct"
+    plus = list_outcome(gold, "Maddox + Pax + Zahara + Shiloh")
+    assert plus is not None and plus.label == "correct"
+    # Between figures "+" is a sum, not a list.
+    assert split_items("2 + 3 = 5") == ["2 + 3 = 5"]
     short = list_outcome(gold, "1. Maddox 2. Pax 3. Zahara")
     assert (
         short is not None

@@ -85,6 +85,12 @@ def test_source_markers_are_dropped() -> None:
     )
     assert strip_citation_markers("A and B [1][2], C [3, 4] and D [2-4].") == "A and B, C and D."
     assert strip_citation_markers("as noted [^1]") == "as noted"
+    # A tally of sources, with the dissent it reports, is no part of the answer.
+    assert strip_citation_markers("John Wick: Chapter 4 (5/5 sources)") == "John Wick: Chapter 4"
+    tally = "1929 to 1939 (4/5 sources; 1 says 1929 to 1941)."
+    assert strip_citation_markers(tally) == "1929 to 1939."
+    assert strip_citation_markers("Home (3 of 5 passages)") == "Home"
+    assert strip_citation_markers("Won 5 (of 7 finals)") == "Won 5 (of 7 finals)"
     # Brackets that belong to the text stay: an index, a link, a word.
     assert strip_citation_markers("array[1](x)") == "array[1](x)"
     assert strip_citation_markers("[1]abc") == "[1]abc"

@@ -340,10 +340,21 @@ def contains_in_order(text: str, part: str, max_gap: int = 3, max_words: int = 8
 _CITATION_MARKER = re.compile(r"[ \t]*(?:\[\^?\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\])+(?![\w(])")
 
 
+# "(5/5 sources)", "(3 of 5 passages; 2 say Home)": a tally of the sources behind an answer,
+# with any dissent it reports; the answer is what stands before it.
+_SOURCE_TALLY = re.compile(
+    r"[ \t]*\((?:\d{1,2}\s*/\s*\d{1,2}|\d{1,2}\s+of\s+\d{1,2}|all\s+\d{1,2})\s+"
+    r"(?:sources?|passages?|documents?|docs|results|snippets?|pages?|retrievers?|runs?)"
+    r"\b[^()\n]{0,80}\)",
+    re.IGNORECASE,
+)
+
+
 def strip_citation_markers(text: str) -> str:
-    """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16."): they
-    point at a source and are no figure of the answer."""
-    return _CITATION_MARKER.sub("", text)
+    """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.") and tallies
+    of sources ("1929 to 1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they
+    point at sources and are no figure or claim of the answer."""
+    return _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
 
 
 # A closing line that lists where the answer came from: "Sources: [1] en.wikipedia.org".

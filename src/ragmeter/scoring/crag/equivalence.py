@@ -945,7 +945,11 @@ def settle(
 
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.
-_ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bplus\b|\(?\d+[.)]\s)\s*", re.IGNORECASE)
+# " + " joins items like "plus" ("Point guard + Center"); between figures it is a sum.
+_ITEM_SPLIT = re.compile(
+    r"\s*(?:[,;\n]|\band\b|\bplus\b|(?<=[^\d\s])\s\+\s(?=[^\d\s])|\(?\d+[.)]\s)\s*",
+    re.IGNORECASE,
+)
 # "(1) Coco Gauff (2) Jessica Pegula": numbers in brackets that number a list's items.
 _BRACKETED_NUMBER = re.compile(r"(?:^|\s)\(\d{1,2}\)\s")
 _LEAD_IN = re.compile(
