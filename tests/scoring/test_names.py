@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.names import acronym_of, named_within, same_name
+from ragmeter.scoring.crag.names import acronym_of, named_by_initial, named_within, same_name
 from ragmeter.scoring.crag.rules import Rules
 
 
@@ -66,3 +66,12 @@ def test_a_name_within_a_sentence() -> None:
     # A single word is no longer name's acronym by chance.
     assert not named_within("It won at the 1993 Oscars.", "anna thomson")
     assert named_within("He studied at MIT.", "mit")
+
+
+def test_a_name_with_the_first_name_as_its_initial() -> None:
+    assert named_by_initial("PL Player of Season: E. Haaland (Man City)", "erling haaland")
+    assert named_by_initial("I. Swiatek; 6 titles", "iga swiatek")
+    assert not named_by_initial("B. Albon", "alex albon")
+    assert not named_by_initial("Albon", "alex albon")
+    # It only tells the judge the name is there: the rules still do not take it as the name.
+    assert not same_name("E. Haaland", "erling haaland")

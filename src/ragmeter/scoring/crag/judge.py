@@ -92,7 +92,7 @@ from ragmeter.scoring.crag.equivalence import (
     states_a_gold_figure,
     verdict_agreed,
 )
-from ragmeter.scoring.crag.names import named_within, same_name
+from ragmeter.scoring.crag.names import named_by_initial, named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
 from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
@@ -856,11 +856,12 @@ def _holds(text: str, gold: str, key: str | None, question: str) -> bool:
     """True when ``text`` states the gold (or its short form) word for word, its content words
     in order ("Wrangell-St. Elias National Park and Preserve" for "... park & preserve"), or
     the name it is in another spelling ("the Mariana Trench" for "marianas trench"), unless
-    the question itself names it."""
+    the question itself names it, or a person's name with the first name as its initial."""
     return any(
         contains_words(text, g)
         or contains_in_order(text, g)
         or (named_within(text, g) and not named_within(question, g))
+        or named_by_initial(text, g)
         or _names_the_family(text, g)
         or _names_the_examples(text, g)
         for g in (key or gold, gold)

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from ragmeter.scoring.normalize import tokens
 
-__all__ = ["CODES", "acronym_of", "is_place", "name_tokens", "named_within", "same_name"]
+__all__ = [
+    "CODES",
+    "acronym_of",
+    "is_place",
+    "name_tokens",
+    "named_by_initial",
+    "named_within",
+    "same_name",
+]
 
 _ABBREVIATIONS = {
     "utd": "united",
@@ -170,6 +178,22 @@ def named_within(text: str, name: str) -> bool:
             if same_name(" ".join(words[start : start + size]), name):
                 return True
     return False
+
+
+def named_by_initial(text: str, name: str) -> bool:
+    """True when ``text`` names a person's ``name`` as results tables and tickers print it,
+    the first name as its initial ("E. Haaland" for "erling haaland"). Weaker than
+    `same_name`: "J. Smith" may be Jane as well as John, so this only tells a judge that the
+    name is there, it settles nothing."""
+    target = name_tokens(name)
+    if not 2 <= len(target) <= 3 or len(target[0]) < 2 or len(target[-1]) < 3:
+        return False
+    words = name_tokens(text)
+    n = len(target)
+    return any(
+        words[i] == target[0][0] and words[i + 1 : i + n] == target[1:]
+        for i in range(len(words) - n + 1)
+    )
 
 
 # Countries and U.S. states that follow a city to say where it is ("los angeles, usa",
