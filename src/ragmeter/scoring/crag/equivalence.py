@@ -1569,11 +1569,12 @@ def corrects_question(query: str, prediction: str) -> bool:
 
 _NEGATOR_WORDS = "not never isnt arent wasnt werent didnt doesnt dont hasnt havent hadnt"
 _NEGATORS = frozenset(_NEGATOR_WORDS.split())
-# Words between a negation and what it negates: "not an ASAT", "isn't among the worst"
-# ("one" is read as "1").
+# Words between a negation and what it negates: "not an ASAT", "isn't among the worst",
+# "not its first" ("one" is read as "1").
 _FILLER_WORDS = (
     "a an the actually really typically generally usually even ever one 1 of among in on at"
     " called named titled known as any quite so that this considered exactly been be"
+    " its his her their"
 )
 _NEGATION_FILLER = frozenset(_FILLER_WORDS.split())
 # "could not find the 1987 volume" declines; it negates nothing the question says.
