@@ -537,7 +537,7 @@ def test_a_reply_that_negates_the_questions_own_words() -> None:
     assert negates_question(worst, said) == "hasnt worst"
     first = "when was disney's first feature-length film pinocchio, released?"
     said = "February 7, 1940; it was Disney's second animated feature, not its first."
-    assert negates_question(first, said) == "not first"
+    assert negates_question(first, said) == "not 1st"
     # A decline negates nothing; "No," answers; the question's own "not" is a title's.
     assert negates_question(ipo, "I could not find the 1987 trading volume.") is None
     assert negates_question("was it released in 1987?", "No, it was not released in 1987.") is None
