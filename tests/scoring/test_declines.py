@@ -80,6 +80,7 @@ def test_a_reply_only_about_its_own_search_declines(reply: str) -> None:
         "None of the retrieved web results mention the director.",
         "I lack the data to say.",
         "Sorry, nothing relevant turned up.",
+        "No supporting sentence found.",  # an answer-sentence selector's
     ],
 )
 def test_a_reply_only_about_its_tools_declines(reply: str) -> None:

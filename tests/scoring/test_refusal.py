@@ -95,6 +95,9 @@ REFUSALS = [
     "No supporting passage found.",
     "No relevant documents were retrieved for this question.",
     "The retrieved pages don't settle this, so I won't guess.",
+    # Sources said, each of them, to be silent.
+    "None of the sources I retrieved give a date of birth for Lloyd A. Simandl.",
+    "None of the documents mention the 2024 capacity.",
     # The question's own year, denied after "but", is no answer.
     "I can't confirm that; the pages I found mention a 1998 album but list no 2001 release.",
 ]
@@ -112,6 +115,7 @@ ANSWERS = [
     "Not found in stores until 2019; it was released online in 2018.",
     # Silent sources after an answer, about another one: there is none.
     "Dead Innocent was released under that title, and my sources don't show an earlier one.",
+    "It was released as Level 16, and none of the sources I retrieved mention an earlier title.",
     "He does not say it in the interview; he sings it.",  # a person, not the sources
     "Not Sure If It's Love is a song by the band",  # a title, not a refusal
     "I'm not sure, but I think it is 42.",

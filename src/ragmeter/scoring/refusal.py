@@ -59,6 +59,14 @@ _SILENT_SOURCES = re.compile(
     r"|indicate|reveal|disclose|cover|address|confirm|establish|answer|tell|detail|record"
     r"|break down|settle|determine|resolve)(?!\S)"
 )
+# "None of the sources I retrieved give a date of birth for ...": the same, said of each.
+_NONE_OF_THE_SOURCES = re.compile(
+    r"(?<!\S)none of the (?:sources|documents|passages|snippets|search results|results|excerpts"
+    r"|articles|pages)(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))?"
+    r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
+    r"(?:says?|states?|mentions?|identify|identifies|names?|lists?|gives?|provides?|contains?"
+    r"|includes?|specify|specifies|reports?|shows?|indicates?|confirms?|covers?|answers?)(?!\S)"
+)
 # "No supporting passage found.", "no relevant documents were retrieved": the search came
 # back empty; "..., so I won't guess": the system says it will not answer without support.
 _NOTHING_FOUND = re.compile(
@@ -189,7 +197,12 @@ def _declined_in_own_words(norm: str) -> PhraseMatch | None:
     """A decline no listed phrase holds, as a phrase match: sources said to be silent on the
     question, an abstention, or the system saying it cannot give what was asked while it
     guesses nothing."""
-    m = _SILENT_SOURCES.search(norm) or _ABSTAINS.search(norm) or _NOTHING_FOUND.search(norm)
+    m = (
+        _SILENT_SOURCES.search(norm)
+        or _NONE_OF_THE_SOURCES.search(norm)
+        or _ABSTAINS.search(norm)
+        or _NOTHING_FOUND.search(norm)
+    )
     if m is None and not _GUESSING.search(norm):
         m = _CANNOT.search(norm) or _UNAVAILABLE.search(norm) or _BEYOND_REACH.search(norm)
     if m is None:

@@ -95,6 +95,7 @@ _SELF_WORDS = _words(
     information info data detail details specifics evidence record records result results
     source sources page pages passage passages document documents context snippet snippets
     article articles excerpt excerpts reference references text material retrieve retrieved
+    sentence sentences span spans paragraph paragraphs
     provided available unavailable access reliable reliably accurate accurately definitive
     definitively exact exactly specific specifically clear clearly explicit explicitly direct
     directly enough sufficient insufficient support supporting relevant matching conclusive
