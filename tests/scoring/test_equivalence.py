@@ -199,6 +199,8 @@ def test_list_items() -> None:
     assert counted is not None and counted.label == "correct"
     plus = list_outcome(gold, "Maddox + Pax + Zahara + Shiloh")
     assert plus is not None and plus.label == "correct"
+    piped = list_outcome(gold, "Maddox | Pax | Zahara | Shiloh")
+    assert piped is not None and piped.label == "correct"
     # Between figures "+" is a sum, not a list.
     assert split_items("2 + 3 = 5") == ["2 + 3 = 5"]
     short = list_outcome(gold, "1. Maddox 2. Pax 3. Zahara")
