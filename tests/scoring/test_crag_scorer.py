@@ -414,3 +414,23 @@ def test_a_conclusion_the_cut_falls_before_gives_no_answer(truncator: Truncator)
     short = "Whole Foods $13.7B, MGM $8.45B, One Medical $3.9B: an average of $8.68 billion."
     s = asyncio.run(scorer.score(average, short))
     assert not s.truncated and s.rule != "answer_past_cut"
+
+
+def test_a_chain_of_follow_ups_cut_before_its_final_answer(truncator: Truncator) -> None:
+    chain = (
+        "Are follow up questions needed here: Yes.\n"
+        "Follow up: Which film year does the 1995 award refer to?\n"
+        "Intermediate answer: Films of 1995, honored at the 68th Academy Awards in March 1996.\n"
+        "Follow up: Who won Best Actor at the 68th Academy Awards for a 1995 film?\n"
+        "Intermediate answer: Nicolas Cage, for his role in Leaving Las Vegas, a drama.\n"
+        "So the final answer is: Nicolas Cage."
+    )
+    oscar = q("tom hanks", query="in 1995, which actor won the best actor oscar?")
+    # The judges find no true answer in the steps, and the chain answers past the cut.
+    scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "no"), "fake")], truncator=truncator)
+    s = asyncio.run(scorer.score(oscar, chain))
+    assert s.truncated and "So the final answer" not in (s.truncated_prediction or "")
+    assert (s.label, s.rule) == ("missing", "answer_past_cut")
+    # What the steps state stands when the judges find the true answer in them.
+    scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "yes"), "fake")], truncator=truncator)
+    assert asyncio.run(scorer.score(oscar, chain)).label == "correct"

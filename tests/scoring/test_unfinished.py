@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.unfinished import conclusion_cut_off
+from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,17 @@ def test_an_open_conclusion_is_cut_off(cut: str) -> None:
 )
 def test_a_finished_or_other_ending_is_not(cut: str) -> None:
     assert not conclusion_cut_off(cut)
+
+
+SELF_ASK = (
+    "Are follow up questions needed here: Yes.\n"
+    "Follow up: Who performed it at Woodstock?\n"
+    "Intermediate answer: Jimi Hendrix.\n"
+)
+
+
+def test_a_chain_of_follow_ups_cut_before_its_final_answer() -> None:
+    assert steps_cut_off(SELF_ASK + "Follow up: When was he born?\nInter")
+    assert steps_cut_off(SELF_ASK + "So the final answer is")
+    assert not steps_cut_off(SELF_ASK + "So the final answer is: Jimi Hendrix.")
+    assert not steps_cut_off("Step 1: Apple went public in 1980. Step 2:")  # no follow-ups

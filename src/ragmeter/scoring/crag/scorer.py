@@ -71,7 +71,7 @@ from ragmeter.scoring.crag.structured import (
 from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
-from ragmeter.scoring.crag.unfinished import conclusion_cut_off
+from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
 from ragmeter.scoring.normalize import (
     normalize_answer,
     normalize_text,
@@ -439,9 +439,21 @@ class CragScorer:
         # A structured output's answer field is its answer: the judges read that, not the
         # evidence beside it, whose other names they take for the answer ("Embiid won the
         # MVP ..." beside the answer "Nikola Jokic"); its figures were checked above.
-        return await self._judged(
+        judged = await self._judged(
             question, answers, said if structured is not None else cut, common
         )
+        if truncated and judged.label == "incorrect" and steps_cut_off(cut):
+            # "Follow up: Who performed it?\nInter": the judges find no true answer in the
+            # steps, and the chain answers on its final line, past the cut. A wrong figure in
+            # the steps was caught by the rules above.
+            return judged.model_copy(
+                update={
+                    "label": "missing",
+                    "rule": "answer_past_cut",
+                    "rule_detail": "the cut text ends before the chain's final answer",
+                }
+            )
+        return judged
 
     def _declines_a_premise(self, rule: str, answers: list[str], query: str, cut: str) -> bool:
         """True for a reply to a false-premise question that says "I couldn't find ..." and

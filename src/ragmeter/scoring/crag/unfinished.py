@@ -4,14 +4,15 @@ CRAG's scorer reads the first 75 tokens of a prediction. A reply that works its 
 figure ("Whole Foods ~$13.7B, MGM ~$8.45B, One Medical ~$3.9B. That makes an average of")
 may be cut right where it was about to say it: the figures it has stated are its working,
 and the cut text gives no answer. The rubric reads what the cut text states, and a
-conclusion with nothing after it states nothing.
+conclusion with nothing after it states nothing. A chain of follow-up questions cut before
+its final line is read the same way, once the judges find no true answer in its steps.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["conclusion_cut_off"]
+__all__ = ["conclusion_cut_off", "steps_cut_off"]
 
 # The cut text ends on a conclusion that names no figure yet: "That makes an average of",
 # "a gain of about", "So the total is". A bare "so" is no such conclusion: "..., so check a
@@ -39,3 +40,18 @@ def conclusion_cut_off(cut: str) -> bool:
     """True when ``cut`` (a prediction as the 75-token cut left it) ends on a conclusion it
     never finishes ("..., a gain of about")."""
     return bool(_OPEN_CONCLUSION.search(cut.rstrip()))
+
+
+# A chain of follow-up questions, as the self-ask prompt prints it: "Follow up: ..." and
+# "Intermediate answer: ..." lines, then "So the final answer is: X."
+_FOLLOW_UP = re.compile(r"^[ \t]*follow[ -]?up[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_FINAL_LINE = re.compile(
+    r"^[ \t]*so,?\s+the\s+final\s+answer\s+is\s*:?[ \t]*\S", re.IGNORECASE | re.MULTILINE
+)
+
+
+def steps_cut_off(cut: str) -> bool:
+    """True when ``cut`` is a chain of follow-up questions that the cut stopped before its
+    final answer ("Follow up: Who performed it?\nInter"): its steps are its working, and it
+    answers on a line the cut left out."""
+    return bool(_FOLLOW_UP.search(cut)) and not _FINAL_LINE.search(cut)
