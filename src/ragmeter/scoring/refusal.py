@@ -49,23 +49,26 @@ _NO_OTHER = re.compile(
 # "The provided context does not clearly state who ...", "The documents don't identify which
 # ...": what the system read says nothing on the question. Its sources, a verb of telling and
 # "not" say so in more combinations than a phrase list can hold.
+_TELLING_ADVERB = r"(?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
+_TELLING = (
+    r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"
+    r"|indicate|reveal|disclose|cover|address|confirm|establish|answer|tell|detail|record"
+    r"|break down|settle|determine|resolve)"
+)
 _SILENT_SOURCES = re.compile(
     r"(?<!\S)(?:context|documents?|sources?|references?|passages?|snippets?|search results"
     r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?|pages"
     r"|what i (?:found|read|saw|retrieved|could find))"
-    r" (?:(?:do|does|did) not|dont|doesnt|didnt)"
-    r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
-    r"(?:say|state|mention|identify|name|list|give|provide|contain|include|specify|report|show"
-    r"|indicate|reveal|disclose|cover|address|confirm|establish|answer|tell|detail|record"
-    r"|break down|settle|determine|resolve)(?!\S)"
+    r" (?:(?:do|does|did) not|dont|doesnt|didnt) " + _TELLING_ADVERB + _TELLING + r"(?!\S)"
 )
 # "None of the sources I retrieved give a date of birth for ...": the same, said of each.
 _NONE_OF_THE_SOURCES = re.compile(
     r"(?<!\S)none of the (?:sources|documents|passages|snippets|search results|results|excerpts"
-    r"|articles|pages)(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))?"
-    r" (?:(?:clearly|explicitly|directly|specifically|actually|even) )?"
-    r"(?:says?|states?|mentions?|identify|identifies|names?|lists?|gives?|provides?|contains?"
-    r"|includes?|specify|specifies|reports?|shows?|indicates?|confirms?|covers?|answers?)(?!\S)"
+    r"|articles|pages)(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))? "
+    + _TELLING_ADVERB
+    + r"(?:identifies|specifies|"
+    + _TELLING
+    + r"(?:e?s)?)(?!\S)"
 )
 # "No supporting passage found.", "no relevant documents were retrieved": the search came
 # back empty; "..., so I won't guess": the system says it will not answer without support.
