@@ -439,6 +439,8 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     dated = "I don't have data for January 2-5, 2024, so I can't say which days it rose."
     week = "in the first week of january 2024"
     assert not guessed_values(["2024-01-02, 2024-01-03"], dated, week)
+    silent = "None of the sources I retrieved give its closes for January 2 to January 5, 2024."
+    assert not guessed_values(["2024-01-02, 2024-01-03"], silent, week)
     assert not guessed_values(["1800"], "I don't have live data. It is the 8.75% Series B.")
     assert not guessed_values(["paris"], "I don't know, maybe 3 of them.")
     # The whole sentence about what is usual is context, past its commas too.

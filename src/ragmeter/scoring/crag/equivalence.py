@@ -433,6 +433,8 @@ _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can'?t|don'?t|doesn'?t|isn'?t|won'?t)\b|n't\b", re.IGNORECASE
 )
 
+# "None of the sources give its closes for January 2 to 5" declines those days, too.
+_DECLINING_CLAUSE = re.compile(_NEGATION.pattern + r"|\bnone\b", re.IGNORECASE)
 
 _SEASON_START = re.compile(r"\b(?:19|20)\d\d\s*[-\u2013/]\s*$")
 _SEASON_END = re.compile(r"\s*[-\u2013/]\s*\d\d\b(?![-\u2013/]?\d)")
@@ -466,7 +468,7 @@ def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> 
         for clause in _CLAUSES.split(sentence):
             # "I don't have data for January 2-5, 2024": a figure in the declining clause
             # itself only says what is not known.
-            if _NEGATION.search(clause):
+            if _DECLINING_CLAUSE.search(clause):
                 continue
             for v in find_values(clause):
                 if (v.is_year_like and not dated) or _echoes(v, query) or v.bound:
