@@ -47,6 +47,13 @@ RULES = Rules()
             "incorrect",
             "false_premise_claim_on_valid_question",
         ),
+        # A gold that corrects the premise says the question was not valid as asked.
+        (
+            "invalid question",
+            ["actually, walmart has the highest revenue earning over $640 billion."],
+            "correct",
+            "false_premise_detected",
+        ),
         (
             "This rests on a shaky premise: I'm not aware of any such five companies.",
             ["invalid question"],

@@ -55,7 +55,6 @@ __all__ = [
     "asks_for_score",
     "code_outcome",
     "comparison_outcome",
-    "correction_named",
     "corrects_question",
     "defined_genus",
     "denies",
@@ -1538,21 +1537,6 @@ _DENIAL = re.compile(
 
 
 _OPENS_YES_NO = re.compile(r"^\W*(?:yes|yep|yup|yeah|no|nope)\b", re.IGNORECASE)
-
-
-# "actually, walmart has the highest revenue ...": a gold that corrects the question's
-# premise, naming what is so.
-_CORRECTING_GOLD = re.compile(
-    r"^\s*(?:actually|in fact),?\s+(?P<named>[^,;]+?)\s+(?:has|have|is|are|was|were|holds)\b",
-    re.IGNORECASE,
-)
-
-
-def correction_named(gold: str) -> str | None:
-    """What a gold that corrects the question's premise names instead ("actually, walmart has
-    the highest revenue ..." -> "walmart"), else None."""
-    m = _CORRECTING_GOLD.match(gold)
-    return m.group("named").strip() if m else None
 
 
 def corrects_question(query: str, prediction: str) -> bool:

@@ -70,7 +70,6 @@ from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     asks_for_score,
     contradicted_values,
-    correction_named,
     corrects_question,
     defined_genus,
     denies,
@@ -95,7 +94,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.names import named_by_initial, named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
 from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
-from ragmeter.scoring.crag.rules import final_answer, is_invalid_gold
+from ragmeter.scoring.crag.rules import correction_named, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import states_doubt
 from ragmeter.scoring.crag.values import Value, find_values
 from ragmeter.scoring.normalize import contains_in_order, contains_words, tokens

@@ -33,6 +33,7 @@ __all__ = [
     "INVALID_QUESTION",
     "RuleOutcome",
     "Rules",
+    "correction_named",
     "default_invalid_phrases",
     "final_answer",
     "is_invalid_gold",
@@ -68,6 +69,21 @@ def default_invalid_phrases() -> PhraseSet:
 def is_invalid_gold(answers: Sequence[str]) -> bool:
     """True when the gold answer is CRAG's "invalid question" (a false-premise question)."""
     return bool(answers) and normalize_answer(answers[0]) == INVALID_QUESTION
+
+
+# "actually, walmart has the highest revenue ...": a gold that corrects the question's
+# premise, naming what is so.
+_CORRECTING_GOLD = re.compile(
+    r"^\s*(?:actually|in fact),?\s+(?P<named>[^,;]+?)\s+(?:has|have|is|are|was|were|holds)\b",
+    re.IGNORECASE,
+)
+
+
+def correction_named(gold: str) -> str | None:
+    """What a gold that corrects the question's premise names instead ("actually, walmart has
+    the highest revenue ..." -> "walmart"), else None."""
+    m = _CORRECTING_GOLD.match(gold)
+    return m.group("named").strip() if m else None
 
 
 class Rules:
@@ -120,7 +136,9 @@ class Rules:
         if claim is not None:
             # "none of the days", or "invalid question": a gold that accepts either accepts
             # a premise pointed out.
-            if any(is_invalid_gold([a]) for a in answers):
+            # So does a gold that corrects the premise ("actually, walmart has the highest
+            # revenue"): the question was not valid as asked.
+            if any(is_invalid_gold([a]) or correction_named(a) for a in answers):
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
             return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
         if invalid_gold and forms & {"yes", "no"}:

@@ -54,6 +54,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
+from ragmeter.scoring.crag.rendered import as_rendered
 from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import (
     ScreenMatch,
@@ -132,12 +133,14 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     """The prediction as the rules and judges read it: without a chat reply's pleasantries
     ("Great question!", "Let me know if you'd like more!"), without source markers, whose digits
     are no figure of the answer ("16 [1]" is 16), without Markdown ("**Paris**", "1. Paris",
-    a closing "Sources:" line), with figures said as words in digits ("nineteen ninety-five"
-    is 1995), European figures and dates as US ones ("5,33" is 5.33, "10/03/2024" is 10
-    March when the gold says so) and a ticker of the company the gold names as its name
-    ("BA" is Boeing) and Chinese or Spanish figures, dates, declines and denials in English
-    ("约2.3亿美元" is about $230 million, "28 de junio de 1926" is June 28, 1926)."""
-    text = chinese_as_english(strip_citation_markers(without_chat(strip_markup(prediction))))
+    a closing "Sources:" line), HTML tags or LaTeX (a box read as the final answer), with
+    figures said as words in digits ("nineteen ninety-five" is 1995), European figures and
+    dates as US ones ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a
+    ticker of the company the gold names as its name ("BA" is Boeing) and Chinese or Spanish
+    figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
+    "28 de junio de 1926" is June 28, 1926)."""
+    text = strip_markup(as_rendered(prediction))
+    text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
     return spell_out_tickers(text, answers)

@@ -1,0 +1,123 @@
+"""Replies written for a renderer, read as the plain text a reader of the rendered page sees.
+
+Some systems answer in markup their front end renders: a search box returns an HTML fragment
+(``<p>The bridge opened on <strong>Sep 14, 1998</strong>.</p>``, ``<ul><li>A</li></ul>``),
+and reasoning models trained on mathematics close with the answer in a LaTeX box
+(``... a difference of 4.7. \\boxed{4.7\\text{ billion USD}}``). The tags and commands are
+no words of the answer: "<p>No answer found.</p>" declines as "No answer found." does, and a
+box holds the reply's final answer, so it is read as one ("Final answer: 4.7 billion USD").
+
+Only the formatting tags of HTML are read away; any other tag (``<answer>``, a role tag) is
+left for the parts that read it (`ragmeter.scoring.crag.tagged`, the manipulation screen).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["as_rendered"]
+
+_FORMATTING = (
+    r"p|br|hr|div|span|strong|b|em|i|u|s|small|mark|sup|sub|code|pre|blockquote"
+    r"|ul|ol|li|h[1-6]|table|thead|tbody|tr|td|th"
+)
+_TAG = re.compile(rf"<\s*(?P<close>/)?\s*(?P<name>{_FORMATTING})\b[^<>]*?/?\s*>", re.IGNORECASE)
+# Tags that end a line of the rendered text; an item of a list starts one with a bullet.
+_BREAKING = frozenset(
+    "p br hr div ul ol h1 h2 h3 h4 h5 h6 blockquote pre table thead tbody tr".split()
+)
+_BLANK_LINES = re.compile(r"[ \t]*\n[ \t\n]*")
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
+
+
+def _html_as_text(text: str) -> str:
+    if _TAG.search(text) is None:
+        return html.unescape(text) if _ENTITY.search(text) else text
+
+    def plain(tag: re.Match[str]) -> str:
+        name = tag.group("name").lower()
+        if name == "li":
+            return "" if tag.group("close") else "\n- "
+        if name in _BREAKING:
+            return "\n"
+        if name in ("td", "th"):
+            return "" if tag.group("close") else " "
+        return ""
+
+    out = html.unescape(_TAG.sub(plain, text))
+    return _BLANK_LINES.sub("\n", out).strip()
+
+
+_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_TEXT_COMMAND = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|operatorname|mbox)\s*\{")
+_ESCAPED = re.compile(r"\\([$%&#_{}])")
+_SPACING = re.compile(r"\\(?:[,;:! ]|quad|qquad)")
+_MATH_DELIMITER = re.compile(r"\\[()\[\]]|\$\$")
+_SYMBOLS = {r"\times": "×", r"\approx": "≈", r"\le": "≤", r"\ge": "≥", r"\cdot": "·"}
+_SYMBOL = re.compile(r"\\(?:times|approx|le|ge|cdot)(?![A-Za-z])")
+
+
+def _braced(text: str, start: int) -> tuple[str, int]:
+    """What stands inside the brace group opened just before ``start``, and where the group
+    ends (the end of ``text`` when the group was cut off before it closed)."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "{" and text[i - 1] != "\\":
+            depth += 1
+        elif text[i] == "}" and text[i - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return text[start:i], i + 1
+    return text[start:], len(text)
+
+
+def _unwrapped(text: str, command: re.Pattern[str]) -> str:
+    """``text`` with each ``\\command{X}`` of the pattern made X."""
+    out: list[str] = []
+    pos = 0
+    while (found := command.search(text, pos)) is not None:
+        inner, end = _braced(text, found.end())
+        out.append(text[pos : found.start()])
+        out.append(_unwrapped(inner, command))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _math_as_text(math: str) -> str:
+    text = _unwrapped(math, _TEXT_COMMAND)
+    text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(0)], _SPACING.sub(" ", text))
+    return re.sub(r"[ \t]{2,}", " ", _ESCAPED.sub(r"\1", text)).strip()
+
+
+def _latex_as_text(text: str) -> str:
+    if "\\" not in text:
+        return text
+    # One box holds the final answer. Several ("\boxed{A} or \boxed{B}") are read where
+    # they stand, so that what joins them (a hedge, a list) is read too.
+    single = len(_BOX.findall(text)) == 1
+    out: list[str] = []
+    pos = 0
+    while (box := _BOX.search(text, pos)) is not None:
+        inner, end = _braced(text, box.end())
+        # "$\boxed{42}$": the math delimiters around the box go with it.
+        out.append(text[pos : box.start()].rstrip(" $" if single else "$"))
+        while end < len(text) and text[end] == "$":
+            end += 1
+        answer = _math_as_text(inner)
+        opened = bool(_MATH_DELIMITER.sub("", "".join(out)).strip(" \t\n$"))
+        out.append(f"\nFinal answer: {answer}" if single and opened else answer)
+        pos = end
+    out.append(text[pos:])
+    plain = _MATH_DELIMITER.sub("", "".join(out))
+    if _TEXT_COMMAND.search(plain) or _ESCAPED.search(plain):
+        plain = _math_as_text(plain)
+    return plain.strip()
+
+
+def as_rendered(text: str) -> str:
+    """``text`` as its renderer would show it, when it is an HTML fragment or holds LaTeX:
+    formatting tags read away (list items as "- " lines), entities decoded, a box read as the
+    final answer and text commands as their text. Anything else is returned as it is."""
+    return _latex_as_text(_html_as_text(text))
