@@ -7,10 +7,10 @@
    well-formed tagged output are its format, not a boundary;
 4. the rules, on the prediction read plainly (a structured output, JSON text or tagged, as
    the reply it amounts to, whose figures beside the answer must not contradict the gold's;
-   `read_plainly`: no source markers or
-   Markdown, spoken figures in digits, European figures as US ones, the gold company's
+   `read_plainly`: no source markers,
+   Markdown or HTML tags, a LaTeX box as the final answer, spoken figures in digits, European figures as US ones, the gold company's
    ticker as its name, without a confidence stated beside the answer) and, for a
-   reasoning that ends "Answer: X", on X: empty, refusal (unless the reply still guesses a
+   reasoning that ends "Answer: X" (or a box), on X: empty, refusal (unless the reply still guesses a
    figure of the gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough
    one is a hedge; only the year of a date asked is no answer), exact or alias match,
    false premise;
