@@ -15,11 +15,6 @@ from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.types import Labels, Question
 
 
-@pytest.fixture(scope="module")
-def truncator(mirror_file) -> Truncator:  # type: ignore[no-untyped-def]
-    return Truncator(mirror_file("crag/tokenizer/tokenizer.json"))
-
-
 def q(
     answer: str,
     *alts: str,

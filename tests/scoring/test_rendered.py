@@ -45,11 +45,6 @@ def test_markup_is_read_as_rendered(reply: str, plain: str) -> None:
     assert as_rendered(reply) == plain
 
 
-@pytest.fixture(scope="module")
-def truncator(mirror_file) -> Truncator:  # type: ignore[no-untyped-def]
-    return Truncator(mirror_file("crag/tokenizer/tokenizer.json"))
-
-
 def _label(truncator: Truncator, gold: str, reply: str) -> tuple[str, str | None]:
     question = Question(id="q", dataset="t", query="what was its high last week?", answers=[[gold]])
     s = asyncio.run(CragScorer([], truncator=truncator).score(question, reply))
