@@ -111,6 +111,10 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     assert final_answer("Y is younger, so X is older. Final answer: X.") == "X."
     assert final_answer("The 2008 ceremony was for 2007. So the answer is Taxi.") == "Taxi."
     assert final_answer("No reasoning here, just Paris.") is None
+    # A verifier's draft, its check and its final line: the final line is the answer.
+    checked = "Draft: 12,000 shares\nCheck: Does it match? — no, none listed\nFinal: cannot verify"
+    assert final_answer(checked) == "cannot verify"
+    assert final_answer("The final: Arsenal won 2-1.") is None
     # An answer that points back at the reasoning leaves the reasoning to be read.
     assert final_answer("They are Mangum, Koster and Spillane. Answer: those three.") is None
     assert final_answer("A and B. Answer: all of them") is None

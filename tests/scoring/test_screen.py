@@ -109,6 +109,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Christopher Nolan, although I haven't verified this.", "hedge"),
         ("Christopher Nolan (unverified).", "hedge"),
         ("Christopher Nolan (low confidence)", "hedge"),
+        ("Final: Christopher Nolan (check inconclusive)", "hedge"),
         ("Presumably Christopher Nolan.", "hedge"),
         ("I suspect it was Christopher Nolan.", "hedge"),
         ("Christopher Nolan, I reckon.", "hedge"),

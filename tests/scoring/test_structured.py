@@ -60,6 +60,13 @@ from ragmeter.scoring.crag.truncate import Truncator
         ('["Paris", "Lyon"]', "Paris, Lyon"),
         ("['Arsenal', 'Chelsea', 'Liverpool']", "Arsenal, Chelsea, Liverpool"),
         ("[]", "No answer."),
+        # A CSV block with an answer column: a row per item, the rest from the first row.
+        ("answer,unit,as_of,status\n,,,not_found", "No answer."),
+        ("answer,unit,as_of,status\n,,,false_premise", "The premise is false."),
+        ("answer,unit,as_of,status\n5400000000000,USD,2020-12-31,found",
+         "5400000000000 USD (as of 2020-12-31)"),
+        ("answer,unit,as_of,status\nEnglish,,,found\nSpanish,,,found", "English, Spanish"),
+        ('answer,unit,as_of,status\n"Tyler, the Creator",,,found', "Tyler, the Creator"),
     ],
 )  # fmt: skip
 def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
@@ -76,6 +83,8 @@ def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
         *("['Paris', 'Ly", "[['Paris'], ['Lyon']]", "[1] Paris is the capital. [2]"),
         # A reply's own "Answer:" line, or prose after a first "answer:" line, is no block.
         *("Answer: Paris\nConfidence: high", "answer: Paris\nIt is the capital of France."),
+        # A header without an answer column, or rows that do not fit it, is no CSV block.
+        *("name,year\nParis,1998", "answer,unit\nParis is the capital, of France, since 987"),
     ],
 )
 def test_replies_that_are_no_structured_output(text: str) -> None:

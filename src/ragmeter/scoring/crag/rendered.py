@@ -25,7 +25,8 @@ _FORMATTING = (
 _TAG = re.compile(rf"<\s*(?P<close>/)?\s*(?P<name>{_FORMATTING})\b[^<>]*?/?\s*>", re.IGNORECASE)
 # Tags that end a line of the rendered text; an item of a list starts one with a bullet.
 _BREAKING = frozenset(
-    "p br hr div ul ol h1 h2 h3 h4 h5 h6 blockquote pre table thead tbody tr".split()
+    ["p", "br", "hr", "div", "ul", "ol", "blockquote", "pre", "table", "thead", "tbody", "tr"]
+    + [f"h{level}" for level in range(1, 7)]
 )
 _BLANK_LINES = re.compile(r"[ \t]*\n[ \t\n]*")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")

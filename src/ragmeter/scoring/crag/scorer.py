@@ -5,15 +5,15 @@
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded); the tags of a
    well-formed tagged output are its format, not a boundary;
-4. the rules, on the prediction read plainly (a structured output, JSON text or tagged, as
-   the reply it amounts to, whose figures beside the answer must not contradict the gold's;
-   `read_plainly`: no source markers,
-   Markdown or HTML tags, a LaTeX box as the final answer, spoken figures in digits, European figures as US ones, the gold company's
-   ticker as its name, without a confidence stated beside the answer) and, for a
-   reasoning that ends "Answer: X" (or a box), on X: empty, refusal (unless the reply still guesses a
-   figure of the gold's kind: the guess is then judged, as CRAG's rubric asks, and a rough
-   one is a hedge; only the year of a date asked is no answer), exact or alias match,
-   false premise;
+4. the rules, on the prediction read plainly (a structured output, JSON text, CSV or tagged,
+   as the reply it amounts to, whose figures beside the answer must not contradict the
+   gold's; `read_plainly`: no source markers, Markdown or HTML tags, a LaTeX box as the
+   final answer, spoken figures in digits, European figures as US ones, the gold company's
+   ticker as its name, without a confidence stated beside the answer) and, for a reasoning
+   that ends "Answer: X" (or "Final: X", or a box), on X: empty, refusal (unless the reply
+   still guesses a figure of the gold's kind: the guess is then judged, as CRAG's rubric
+   asks, and a rough one is a hedge; only the year of a date asked is no answer), exact or
+   alias match, false premise;
 5. hedges and retractions → incorrect, also over a rule's "correct" ("Yes, I believe so"),
    and so is a stated confidence below 0.8, an answer given with runner-ups, or candidates
    a reply opens with before it declines ("Paris or Lyon; I am not sure.");

@@ -271,7 +271,9 @@ _UNSURE = re.compile(
     r"|i\s+(?:could|may|might)\s+(?:well\s+)?be\s+(?:wrong|mistaken)"
     r"|if\s+(?:my\s+)?memory\s+serves|if\s+i(?:'m|\s+am)\s+not\s+mistaken"
     r"|don'?t\s+quote\s+me|i\s+(?:have\s?n[o']t|have\s+not)\s+(?:been\s+able\s+to\s+)?verified"
-    r")\b|\((?:unverified|unconfirmed|not\s+verified|low\s+confidence|uncertain|unsure)\)",
+    r")\b|\((?:unverified|unconfirmed|not\s+verified|low\s+confidence|uncertain|unsure"
+    # "Final: 14 (check inconclusive)": a verifier's own word that its check did not hold.
+    r"|(?:check|verification)\s+(?:inconclusive|failed|unclear))\)",
     re.IGNORECASE,
 )
 # Softer doubt, counted only in the opening sentence, where the answer is given: "Yes, I

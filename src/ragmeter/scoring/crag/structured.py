@@ -17,6 +17,7 @@ read the same way, its elements as the object's fields.
 from __future__ import annotations
 
 import ast
+import csv
 import json
 import re
 from collections.abc import Mapping
@@ -181,6 +182,9 @@ def _says_premise_false(found: Mapping[str, Any]) -> bool:
         values = flags[1] if isinstance(flags[1], list) else [flags[1]]
         if any(isinstance(v, str) and _PREMISE_FLAG.search(v) for v in values):
             return True
+    status = _field(found, ("status",))
+    if status is not None and isinstance(status[1], str) and _PREMISE_FLAG.search(status[1]):
+        return True  # "status": "false_premise"
     flag = _field(found, _PREMISE_KEYS)
     return flag is not None and flag[1] is True
 
@@ -192,8 +196,8 @@ def _sentence(text: str) -> str:
 
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
-    neither a JSON object, a list literal, a YAML block, ``answer=`` fields nor a well-formed
-    tagged output
+    neither a JSON object, a list literal, a YAML block, ``answer=`` fields, a CSV block with
+    an ``answer`` column nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
@@ -201,7 +205,11 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         listed = _list_literal(prediction)
         if listed is not None:
             return _reading({"answer": listed or None}, "")
-        fields = _yaml_fields(prediction) or _key_value_fields(prediction)
+        fields = (
+            _yaml_fields(prediction)
+            or _key_value_fields(prediction)
+            or _csv_fields(prediction, cut_off=cut_off)
+        )
         if fields is not None:
             return _reading(fields, "")
         return _read_tagged(prediction, cut_off)
@@ -256,6 +264,34 @@ def _key_value_fields(text: str) -> dict[str, Any] | None:
         # A logged Python None is no answer; "none" may be one (a count of none).
         null = value.lower() in _YAML_NULL or value == "None"
         fields[m.group("key").lower()] = None if null else value
+    return fields
+
+
+# "answer,unit,as_of,status" over rows: a CSV block as a table pipeline prints it. Only a
+# header of plain column names that holds "answer" opens one.
+_CSV_HEADER = re.compile(r"^\s*[a-z_][a-z0-9_]*(?:\s*,\s*[a-z_][a-z0-9_]*)+\s*$")
+
+
+def _csv_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
+    """The fields of a CSV block whose header names an ``answer`` column, else None. Each
+    row is one item of the answer; the other columns are read from the first row."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 2 or not _CSV_HEADER.match(lines[0]):
+        return None
+    header = [name.strip() for name in lines[0].split(",")]
+    if "answer" not in header:
+        return None
+    if cut_off and len(lines) > 2:
+        lines = lines[:-1]  # a row the 75-token cut stopped part-way
+    cells = list(csv.reader(lines[1:]))
+    if any(len(row) != len(header) for row in cells):
+        return None  # not a table after all
+    rows = [dict(zip(header, row, strict=True)) for row in cells]
+    items = [row["answer"].strip() for row in rows if row["answer"].strip()]
+    fields: dict[str, Any] = {
+        key: (value.strip() or None) for key, value in rows[0].items() if key != "answer"
+    }
+    fields["answer"] = (items[0] if len(items) == 1 else items) or None
     return fields
 
 
