@@ -160,10 +160,11 @@ _CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 # "Hop A → hop B ⇒ X": a chain of sub-answers ends with its answer after the double arrow.
 _FINAL_ANSWER = re.compile(
     r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
-    # "Draft: X / Check: ... / Final: Y": a verifier's line of its final answer.
-    r"|^final\s*:\s*"
+    # "Draft: X / Check: ... / Final: Y": a verifier's line of its final answer (only this
+    # alternative reads line starts; "therefore," still opens the text or follows a stop).
+    r"|(?m:^final\s*:\s*)"
     r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",
-    re.IGNORECASE | re.MULTILINE,
+    re.IGNORECASE,
 )
 # "Short answer: X. Longer answer: ...": a headline answer, then its context.
 # (The label may already be read away as a lead-in; "Longer answer:" still marks the end.)
