@@ -333,6 +333,16 @@ def test_a_reasonings_exact_figures_beside_its_decline_are_no_guess(truncator: T
     assert asyncio.run(scorer.score(q("$2.28"), rough)).rule == "hedge"
 
 
+def test_a_verifiers_rejected_draft_is_no_guess_beside_its_decline(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    checked = "Draft: about 12,000 staff.\nCheck: not in the sources.\nFinal: cannot verify"
+    s = asyncio.run(scorer.score(q("12,500"), checked))
+    assert (s.label, s.rule) == ("missing", "refusal")
+    # Without a final answer, a rough figure beside the decline is still a hedged guess.
+    unchecked = "I can't verify the count; about 12,000 staff."
+    assert asyncio.run(scorer.score(q("12,500"), unchecked)).rule == "hedge"
+
+
 def test_the_year_of_a_date_it_declines_is_no_answer(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     day = q("6/22/07")

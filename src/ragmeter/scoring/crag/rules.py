@@ -207,6 +207,19 @@ def final_answer(text: str) -> str | None:
     return tail
 
 
+# "Draft: about 12,000 / Check: not supported / Final: cannot verify": a verifier's draft is a
+# step its check tests, not an answer it offers beside its final one.
+_DRAFT_LINE = re.compile(
+    r"^[ \t]*(?:draft|(?:initial|preliminary|candidate)\s+answer)\s*:[^\n]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_drafts(text: str) -> str:
+    """``text`` without the lines that label a draft answer ("Draft: ...")."""
+    return _DRAFT_LINE.sub("", text)
+
+
 # The emphasis closing a "**Answer:**" label, or opening its answer.
 _MARKUP_AROUND = re.compile(r"^[*_`\s]+")
 _BULLET_MARK = r"\s*(?:[-*\u2022]|\d+[.)])\s"

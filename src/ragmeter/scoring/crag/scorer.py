@@ -55,7 +55,13 @@ from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rendered import as_rendered
-from ragmeter.scoring.crag.rules import RuleOutcome, Rules, final_answer, is_invalid_gold
+from ragmeter.scoring.crag.rules import (
+    RuleOutcome,
+    Rules,
+    final_answer,
+    is_invalid_gold,
+    without_drafts,
+)
 from ragmeter.scoring.crag.screen import (
     ScreenMatch,
     alternatives_beside_decline,
@@ -318,7 +324,8 @@ class CragScorer:
             # The LLM says the phrase match is not a refusal: judge it as an answer.
             outcome = self.rules.apply(said, answers, check_refusal=False)
         guessed = (
-            guessed_values(answers, cut, question.query)
+            # A verifier's drafts are steps towards its final answer, not guesses beside it.
+            guessed_values(answers, without_drafts(cut) if said != cut else cut, question.query)
             # The options of a question back ("the Remy Zero track or the BTS single?") are
             # no guesses.
             if outcome is not None and outcome.rule == "refusal" and outcome.detail != ASKS_BACK
