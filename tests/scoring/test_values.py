@@ -31,6 +31,11 @@ def one(text: str):  # type: ignore[no-untyped-def]
         ("3rd", "third"),
         ("2019", "March 3, 2019"),
         ("twelve", "12"),
+        # A capital letter glued to a number is its scale, with or without a currency sign.
+        ("52.5 million", "52.5M"),
+        ("$60.9 billion", "60.9B"),
+        ("3,400", "3.4K"),
+        ("2.1 billion", "2.1bn"),
         # Halfway between two whole numbers, a figure rounds either way.
         ("62.5%", "62%"),
         ("62.5%", "63%"),

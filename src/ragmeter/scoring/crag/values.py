@@ -6,10 +6,11 @@ amount, "third" and "3rd" one number. Each value keeps how precisely it was
 written (``102 million`` is precise to a million, ``310.17`` to a cent), so
 that two values can be compared after rounding to the coarser of the two.
 
-The reader is deliberately conservative: a letter scale ("m", "bn", "k") only
-counts after a currency sign, a bare four-digit number is a number (it may be
-a year), and a day/month order is read the US way unless the first part
-cannot be a month.
+The reader is deliberately conservative: a letter scale ("m", "bn", "k") counts
+after a currency sign, and without one only as a capital glued to its number ("52.5M
+viewers", "3.4K") or an unmistakable "bn"/"mn"; "151m" stays a length. A bare four-digit
+number is a number (it may be a year), and a day/month order is read the US way unless
+the first part cannot be a month.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ _SCALE_LETTERS = {
     "mm": Decimal(10**6),
     "mn": Decimal(10**6),
     "mil": Decimal(10**6),
+    "mln": Decimal(10**6),
+    "bln": Decimal(10**9),
     "b": Decimal(10**9),
     "bn": Decimal(10**9),
     "bil": Decimal(10**9),
@@ -200,6 +203,11 @@ _PERCENT = re.compile(
 )
 _SCALED = re.compile(
     rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})\s?(thousand|million|billion|trillion)\b", re.IGNORECASE
+)
+# "52.5M viewers", "$60.9B" without its sign, "3.4K followers": a compact count. Only a
+# capital letter glued to the number, or "bn"/"mn"; a lowercase "m" is a length ("100m").
+_SCALED_LETTER = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)({_NUM})(?:(K|M|B|T)|(bn|mn|mln|bln))(?!\w)",
 )
 # A unit may be glued to its number ("1,776ft", "42km"); other letters make a code ("3D").
 _GLUED_UNIT = r"(?=(?:ft|km|cm|mm|kg|lbs?|mi|mph|oz|gb|mb|tb|(?-i:g|mg))\b)"
@@ -415,6 +423,9 @@ def _amount_matches(text: str) -> list[tuple[re.Match[str], ValueKind, str, Deci
     for m in _SCALED.finditer(text):
         unit = _unit_after(text, m.end())
         out.append((m, "number", m.group(1), _SCALE_WORDS[m.group(2).lower()], unit))
+    for m in _SCALED_LETTER.finditer(text):
+        letter = (m.group(2) or m.group(3)).lower()
+        out.append((m, "number", m.group(1), _SCALE_LETTERS[letter], _unit_after(text, m.end())))
     for m in _PLAIN.finditer(text):
         out.append((m, "number", m.group(1), Decimal(1), _unit_after(text, m.end())))
     return out
