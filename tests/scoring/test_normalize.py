@@ -107,6 +107,18 @@ def test_markup_is_no_part_of_the_answer() -> None:
     assert strip_markup("Sources: none of them agree") == "Sources: none of them agree"
 
 
+def test_headings_and_slot_labels_are_read_as_plain_text() -> None:
+    # A heading over more text ends as a sentence; a heading alone is just its text.
+    docket = "### Toshio Kai, Shigeichi Ishimura\n*Credited with the music.*"
+    assert strip_markup(docket) == "Toshio Kai, Shigeichi Ishimura.\nCredited with the music."
+    assert strip_markup("### Yes") == "Yes"
+    assert strip_markup("## Members:\n- Steven Tyler") == "Members:\n- Steven Tyler"
+    # A slot filler's question-word labels go from every line; a colon inside a line stays.
+    assert strip_markup("What: Yes\nWho: Jay-Z, Limp Bizkit") == "Yes\nJay-Z, Limp Bizkit"
+    assert strip_markup("How many: 7 albums") == "7 albums"
+    assert strip_markup("Title: Who: The Musical") == "Title: Who: The Musical"
+
+
 def test_tables_links_and_labels_are_read_as_plain_text() -> None:
     # A table's rows are list items (the first cell names the item, the rest is detail);
     # its rule line goes, and a row cut short is still an item.
@@ -129,7 +141,7 @@ def test_tables_links_and_labels_are_read_as_plain_text() -> None:
         strip_markup("Paris.\nSources: the answer is Lyon") == "Paris.\nSources: the answer is Lyon"
     )
     assert strip_markup("Nolan.\nSource: https://www.imdb.com/title/tt0468569/") == "Nolan."
-    assert strip_markup("### Details\nIt is 1,122 m².") == "Details\nIt is 1,122 m²."
+    assert strip_markup("### Details\nIt is 1,122 m².") == "Details.\nIt is 1,122 m²."
     # An opening label names what follows; the same word later in the text stays.
     assert strip_markup("**Short answer:** No. The answer: yes.") == "No. The answer: yes."
     assert strip_markup("TL;DR: 0 goals") == "0 goals"

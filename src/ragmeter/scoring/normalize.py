@@ -399,6 +399,9 @@ def _drop_citations(match: re.Match[str]) -> str:
 
 
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+# "### Toshio Kai, Shigeichi Ishimura" over "*Credited with the music.*": a heading over more
+# text is a unit of its own, as a sentence is; its line gets the stop it lacks.
+_HEADING_OVER_TEXT = re.compile(r"^([ \t]*#{1,6}[ \t]+[^\n]*?\w[)\"'*_]*)[ \t]*(?=\n\s*\S)", re.M)
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|?)+[ \t]*")
 _TABLE_ROW = re.compile(r"[ \t]*\|(.*[^|\s].*)")
 
@@ -409,6 +412,14 @@ _ANSWER_LABEL = re.compile(
     r"^\s*(?:short answer|answer|tl;?\s?dr|in short|bottom line|quick correction"
     r"|small correction|correction)[ \t]*:[ \t]*",
     re.IGNORECASE,
+)
+
+# "Who: Denis Villeneuve", "How many: 7 albums", "When: — (not in sources)": a slot filler
+# labels each line with the question word it fills; the label is no part of the answer.
+_SLOT_LABEL = re.compile(
+    r"^[ \t]*(?:who|whom|what|when|where|which|why"
+    r"|how(?:[ \t]+(?:many|much|long|old|far|big|tall|often))?)[ \t]*:[ \t]*(?=\S)",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -443,20 +454,23 @@ def _plain_tables(text: str) -> str:
 
 def strip_markup(text: str) -> str:
     """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**"), list
-    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), headings, links read
+    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), headings (ended as a
+    sentence when text follows), links read
     as their text, bare addresses and footnote labels dropped, table rows as list items, a
-    closing "Sources:" line or list that only cites, and an opening label ("Short answer:",
-    "TL;DR:").
+    closing "Sources:" line or list that only cites, an opening label ("Short answer:",
+    "TL;DR:") and a slot filler's question-word labels ("Who: ", "How many: ").
     None of it is part of the answer; "1." is no figure of it."""
     text = _SOURCES_BLOCK.sub(_drop_citations, text)
     text = _LINK_POINTER.sub("", _FOOTNOTE_LABEL.sub("", text))
     text = _URL.sub("", _LINK.sub(r"\1", text))
-    text = _SOURCES_LINE.sub(_drop_citations, _plain_tables(_HEADING.sub("", text)))
+    text = _SOURCES_LINE.sub(
+        _drop_citations, _plain_tables(_HEADING.sub("", _HEADING_OVER_TEXT.sub(r"\1.", text)))
+    )
     text = _STAR_BULLET.sub(r"\1- ", text)
     if len(_NUMBERED_ITEM.findall(text)) >= 2:
         # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
         text = _NUMBERED_ITEM.sub(r"\1- ", text)
-    return _ANSWER_LABEL.sub("", _EMPHASIS.sub("", text), count=1)
+    return _SLOT_LABEL.sub("", _ANSWER_LABEL.sub("", _EMPHASIS.sub("", text), count=1))
 
 
 _SENTENCE_STOP = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
