@@ -333,6 +333,16 @@ def test_a_reasonings_exact_figures_beside_its_decline_are_no_guess(truncator: T
     assert asyncio.run(scorer.score(q("$2.28"), rough)).rule == "hedge"
 
 
+def test_an_ampersand_before_a_lists_last_item_reads_as_and(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    top = q("china, united states, india", query="top 3 countries by electricity production?")
+    s = asyncio.run(scorer.score(top, "They are China, the US & India (2022)."))
+    assert (s.label, s.rule) == ("correct", "list_items")
+    # A gold that writes an ampersand keeps it: the name holds it.
+    firm = q("procter & gamble", query="which company makes tide?")
+    assert asyncio.run(scorer.score(firm, "Procter & Gamble.")).label == "correct"
+
+
 def test_a_verifiers_rejected_draft_is_no_guess_beside_its_decline(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     checked = "Draft: about 12,000 staff.\nCheck: not in the sources.\nFinal: cannot verify"

@@ -31,6 +31,7 @@ Usable on its own from Python::
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -149,7 +150,18 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
     text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
-    return spell_out_tickers(text, answers)
+    return spell_out_tickers(_ampersands_as_and(text, answers), answers)
+
+
+_AMPERSAND = re.compile(r"(?<=\w)\s+&\s+(?=\w)")
+
+
+def _ampersands_as_and(text: str, answers: Sequence[str]) -> str:
+    """ "Cooper, Helms & Galifianakis" as "... and Galifianakis": a list's last item after
+    an ampersand. Kept where a gold writes one, whose names hold it ("procter & gamble")."""
+    if any("&" in a for a in answers):
+        return text
+    return _AMPERSAND.sub(" and ", text)
 
 
 def stated_doubt(confidence: ConfidenceReading | None, prediction: str) -> ScreenMatch | None:
