@@ -571,6 +571,10 @@ def test_a_reasoning_chooses_an_option_in_its_conclusion() -> None:
     # A conclusion that names no option leaves the pick to the sentence the answer opens with.
     vague = comparison_outcome(q, ["finding dory"], pred + " So the gap was small.")
     assert vague is not None and vague.label == "incorrect"
+    # A closing "which makes it X" clause concludes as "So" does.
+    which = "Inside Out cost $175 million and Dory $200 million, which makes it Finding Dory."
+    closed = comparison_outcome(q, ["finding dory"], which)
+    assert closed is not None and closed.label == "correct"
 
 
 def test_a_bulleted_list_is_read_by_its_lines() -> None:

@@ -721,8 +721,11 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     return RuleOutcome("correct", "comparison_option", f"leads with {named} = {picked}")
 
 
+# "So X had the bigger budget.", "..., one more than Batman, which makes it The Iron Lady.":
+# the last sentence's conclusion, opened by a connective or a closing "which makes" clause.
 _CONCLUSION = re.compile(
-    r"(?:^|[.!?]\s+)(?:so|therefore|thus|hence|overall|in short)\b,?\s+(?P<rest>[^.!?]+)[.!?]?\s*$",
+    r"(?:(?:^|[.!?]\s+)(?:so|therefore|thus|hence|overall|in short)\b,?"
+    r"|,\s+which\s+(?:makes|puts|leaves)\b)\s+(?P<rest>[^.!?]+)[.!?]?\s*$",
     re.IGNORECASE,
 )
 
