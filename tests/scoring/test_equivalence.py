@@ -542,6 +542,12 @@ def test_a_reply_that_negates_the_questions_own_words() -> None:
     first = "when was disney's first feature-length film pinocchio, released?"
     said = "February 7, 1940; it was Disney's second animated feature, not its first."
     assert negates_question(first, said) == "not 1st"
+    # A possessive is the word it owns; "is alive" denies a death the question assumes.
+    frozen = "as the highest grossing disney film, how much did frozen make?"
+    said = "It grossed $1.28 billion, though it isn't Disney's top earner."
+    assert negates_question(frozen, said) == "isnt disneys"
+    assert negates_question("what day did beyonce die?", "Beyoncé is alive.") == "is alive"
+    assert negates_question("what day did beyonce debut?", "Beyoncé is alive.") is None
     # A decline negates nothing; "No," answers; the question's own "not" is a title's.
     assert negates_question(ipo, "I could not find the 1987 trading volume.") is None
     assert negates_question("was it released in 1987?", "No, it was not released in 1987.") is None

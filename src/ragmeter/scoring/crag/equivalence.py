@@ -1534,7 +1534,7 @@ def restates_question(query: str, prediction: str) -> bool:
 _DENIAL = re.compile(
     r"\b(?:not|never|no|none|nobody|nothing|neither|nor|false|incorrect|wrong|invalid|untrue"
     r"|mistaken|misconception|doesn'?t|isn'?t|wasn'?t|hasn'?t|haven'?t|didn'?t|aren'?t|weren'?t"
-    r"|won'?t|can'?t|cannot|without|zero|premise|actually|rather|instead)\b|n't\b",
+    r"|won'?t|can'?t|cannot|without|zero|premise|actually|rather|instead|alive)\b|n't\b",
     re.IGNORECASE,
 )
 
@@ -1574,14 +1574,24 @@ _DECLINE_WORDS = (
 _DECLINE_VERBS = frozenset(_DECLINE_WORDS.split())
 
 
+# "what day did beyonce die?" / "Beyoncé is alive": a death the question takes for granted,
+# denied by saying the person lives.
+_ASKS_A_DEATH = re.compile(r"\b(?:die|died|dies|death|pass(?:ed)?\s+away)\b", re.IGNORECASE)
+_ALIVE = re.compile(r"\b(?:is|are)\s+(?:still\s+)?(?:alive|living)\b", re.IGNORECASE)
+
+
 def negates_question(query: str, prediction: str) -> str | None:
     """The words where a prediction says a claim of the question's own is not so ("took the
     LSAT (not an "ASAT")", "in 2024, not 2022", "generally aren't lazy", "didn't win Best
-    Actor"): a negation whose next word of substance is a word of the question. None when
-    there is none, when the reply opens with a yes or no (it answers the question), or when
-    the negation is the question's own ("God's Not Dead", "Don't Stop Believing")."""
+    Actor", "is alive" to a question after a death): a negation whose next word of substance
+    is a word of the question. None when there is none, when the reply opens with a yes or no
+    (it answers the question), or when the negation is the question's own ("God's Not Dead",
+    "Don't Stop Believing")."""
     if _OPENS_YES_NO.match(prediction):
         return None
+    alive = _ALIVE.search(prediction)
+    if alive is not None and _ASKS_A_DEATH.search(query):
+        return alive.group(0)
     asked = set(tokens(query)) - FUNCTION_WORDS - _DECLINE_VERBS
     query_text = " ".join(tokens(query))
     words = tokens(prediction)
@@ -1589,11 +1599,17 @@ def negates_question(query: str, prediction: str) -> str | None:
         if word not in _NEGATORS:
             continue
         following = [w for w in words[i + 1 : i + 6] if w not in _NEGATION_FILLER][:1]
-        if following and following[0] in asked:
+        # "isn't Disney's top earner" to "... disney film": a possessive is the word it owns.
+        if following and (following[0] in asked or _possessed(following[0]) in asked):
             found = f"{word} {following[0]}"
             if f" {word} {words[i + 1]} " not in f" {query_text} ":
                 return found
     return None
+
+
+def _possessed(word: str) -> str:
+    """The word a possessive token is made of ("disneys" -> "disney"), else the word."""
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 def denies(prediction: str) -> bool:
