@@ -115,6 +115,12 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     checked = "Draft: 12,000 shares\nCheck: Does it match? — no, none listed\nFinal: cannot verify"
     assert final_answer(checked) == "cannot verify"
     assert final_answer("The final: Arsenal won 2-1.") is None
+    # A closing "which makes it" / "which puts him at" clause states the result.
+    held = "118 floors above ground plus 5 below, which puts it at 123 floors in total."
+    assert final_answer(held) == "123 floors in total."
+    assert final_answer(
+        "Best Actor went to the Darkest Hour lead, which makes it Gary Oldman."
+    ) == ("Gary Oldman.")
     # An answer that points back at the reasoning leaves the reasoning to be read.
     assert final_answer("They are Mangum, Koster and Spillane. Answer: those three.") is None
     assert final_answer("A and B. Answer: all of them") is None
