@@ -24,6 +24,7 @@ REFUSALS = [
     "I am not sure about that.",
     "I cannot find any information about this.",
     "Sorry, I couldn't find any information on the 2024 release.",
+    "I couldn't see today's chart in what I searched.",
     "No answer is available.",
     "There is not enough information to answer.",
     "The provided references do not contain any information about his height.",
