@@ -116,6 +116,10 @@ def test_headings_and_slot_labels_are_read_as_plain_text() -> None:
     # A slot filler's question-word labels go from every line; a colon inside a line stays.
     assert strip_markup("What: Yes\nWho: Jay-Z, Limp Bizkit") == "Yes\nJay-Z, Limp Bizkit"
     assert strip_markup("How many: 7 albums") == "7 albums"
+    # A pipeline's output field is an answer label, after a colon or a spaced dash.
+    assert strip_markup("Result: Denis Villeneuve") == "Denis Villeneuve"
+    assert strip_markup("Final Answer - Denis Villeneuve") == "Denis Villeneuve"
+    assert strip_markup("Answer -5 degrees") == "Answer -5 degrees"
     assert strip_markup("Title: Who: The Musical") == "Title: Who: The Musical"
 
 

@@ -408,9 +408,11 @@ _TABLE_ROW = re.compile(r"[ \t]*\|(.*[^|\s].*)")
 
 # "**Short answer:** No.", "TL;DR: 0", "Quick correction: ...": a label the reply opens with
 # names what follows; it is no part of the answer.
+# "Result: X", "Final Answer - X": a pipeline's name for its output field reads the same way.
 _ANSWER_LABEL = re.compile(
-    r"^\s*(?:short answer|answer|tl;?\s?dr|in short|bottom line|quick correction"
-    r"|small correction|correction)[ \t]*:[ \t]*",
+    r"^\s*(?:short answer|final answer|answer|ans|result|response|output|prediction|reply"
+    r"|tl;?\s?dr|in short|bottom line|quick correction|small correction|correction)"
+    r"[ \t]*(?::|[-\u2013\u2014](?=[ \t]))[ \t]*",
     re.IGNORECASE,
 )
 
