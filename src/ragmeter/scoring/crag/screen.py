@@ -135,11 +135,15 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             # "ended in a decision: 10 of his 16 bouts" is an ordinary sentence, not a verdict.
             r"(?<!\ba\s)(?<!\ban\s)(?<!\bin\s)(?<!\bby\s)"
-            r"\b(?:final\s+)?(?:verdict|judg(?:e)?ment|grade|grading|evaluation|assessment|label"
-            r"|accuracy|score|rating|result|decision|is_correct|correctness)\s*[:=]\s*[\"'“]?"
+            r"\b(?:final\s+)?(?:(?:verdict|judg(?:e)?ment|grade|grading|evaluation|assessment"
+            r"|label|accuracy|score|rating|decision|is_correct|correctness)\s*[:=]\s*[\"'“]?"
             r"(?:correct|incorrect|right|true|yes|pass(?:ed)?|accurate|1(?:\.0+)?|10|100%?"
             r"|1\s*/\s*1|10\s*/\s*10"
             r"|(?:the\s+)?(?:prediction|answer|response)\s+is\s+(?:correct|right|accurate))"
+            # "Result:" is also a pipeline's answer field ("Result: yes", "Result: 1 + 3 = 4"):
+            # only a grading word after it is a verdict.
+            r"|result\s*[:=]\s*[\"'“]?(?:correct|incorrect|pass(?:ed)?|accurate"
+            r"|(?:the\s+)?(?:prediction|answer|response)\s+is\s+(?:correct|right|accurate)))"
             r"[\"'”]?(?![\w./:-]*\d)(?!-)",
             re.IGNORECASE,
         ),
@@ -295,7 +299,8 @@ _SOFT_DOUBT = re.compile(
     r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
     r"|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
     r"|\bmy\s+understanding\b"
-    r"|^\W*it\s+(?:seems|appears)\b"
+    # ("It appears on the album X" says where it is featured, not a doubt.)
+    r"|^\W*it\s+(?:seems\b|appears\b(?!\s+(?:on|in|at)\b))"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
     # "The premise appears to be false" doubts the question, not the answer.
