@@ -115,6 +115,8 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     checked = "Draft: 12,000 shares\nCheck: Does it match? — no, none listed\nFinal: cannot verify"
     assert final_answer(checked) == "cannot verify"
     assert final_answer("The final: Arsenal won 2-1.") is None
+    given = "Given: founded 1987\nFind: age in 2024\nResult: 2024 - 1987 = 37 years"
+    assert final_answer(given) == "2024 - 1987 = 37 years"
     # A closing "which makes it" / "which puts him at" clause states the result.
     held = "118 floors above ground plus 5 below, which puts it at 123 floors in total."
     assert final_answer(held) == "123 floors in total."

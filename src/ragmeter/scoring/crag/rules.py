@@ -160,9 +160,10 @@ _CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 # "Hop A → hop B ⇒ X": a chain of sub-answers ends with its answer after the double arrow.
 _FINAL_ANSWER = re.compile(
     r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
-    # "Draft: X / Check: ... / Final: Y": a verifier's line of its final answer (only this
-    # alternative reads line starts; "therefore," still opens the text or follows a stop).
-    r"|(?m:^final\s*:\s*)"
+    # "Draft: X / Check: ... / Final: Y", "Given: ... / Find: ... / Result: Y": a pipeline's
+    # line of its final answer (only this alternative reads line starts; "therefore," still
+    # opens the text or follows a stop).
+    r"|(?m:^(?:final|result)\s*:\s*)"
     # "..., a combined 10, which puts him at 5.": a closing clause that states the result.
     r"|,\s+which\s+(?:makes\s+it|puts\s+(?:it|him|her|them)\s+at)\s+"
     r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",
