@@ -343,6 +343,17 @@ def test_an_ampersand_before_a_lists_last_item_reads_as_and(truncator: Truncator
     assert asyncio.run(scorer.score(firm, "Procter & Gamble.")).label == "correct"
 
 
+def test_a_given_find_result_template_is_read_for_its_result(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    lucas = "Given: Lucas directed four of them\nFind: how many\nResult: 1 + 3 = 4 films"
+    s = asyncio.run(scorer.score(q("4", query="how many star wars films did lucas direct?"), lucas))
+    assert (s.label, s.rule) == ("correct", "equivalent_value")
+    lacks = (
+        "Given: tower 347.5 m\nFind: deck height\nResult: cannot be determined - Given lacks it."
+    )
+    assert asyncio.run(scorer.score(q("341.0 m"), lacks)).label == "missing"
+
+
 def test_a_verifiers_rejected_draft_is_no_guess_beside_its_decline(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     checked = "Draft: about 12,000 staff.\nCheck: not in the sources.\nFinal: cannot verify"

@@ -35,6 +35,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from ragmeter.scoring.crag.arithmetic import arithmetic_as_result
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import ASKS_BACK, bare_decline, only_declines
@@ -145,11 +146,12 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     dates as US ones ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a
     ticker of the company the gold names as its name ("BA" is Boeing) and Chinese or Spanish
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
-    "28 de junio de 1926" is June 28, 1926)."""
+    "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
+    1987 = 37 years" is 37 years)."""
     text = strip_markup(as_rendered(prediction))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
-    text = locale_figures_as_us(spoken_numbers_as_digits(text), answers)
+    text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
     return spell_out_tickers(_ampersands_as_and(text, answers), answers)
 
 
