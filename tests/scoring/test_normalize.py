@@ -120,6 +120,12 @@ def test_headings_and_slot_labels_are_read_as_plain_text() -> None:
     assert strip_markup("Result: Denis Villeneuve") == "Denis Villeneuve"
     assert strip_markup("Final Answer - Denis Villeneuve") == "Denis Villeneuve"
     assert strip_markup("Answer -5 degrees") == "Answer -5 degrees"
+    # A highlight is emphasis; "==" between operands stays.
+    assert (
+        strip_markup("It moved to ==Bergen== in ==Sept. 2019==.")
+        == "It moved to Bergen in Sept. 2019."
+    )
+    assert strip_markup("if a==b") == "if a==b"
     assert strip_markup("Title: Who: The Musical") == "Title: Who: The Musical"
 
 

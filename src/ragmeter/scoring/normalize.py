@@ -363,6 +363,8 @@ _STAR_BULLET = re.compile(r"^([ \t]*)[*+\u2022][ \t]+", re.MULTILINE)
 _NUMBERED_ITEM = re.compile(r"^([ \t]*)\d{1,2}[.)][ \t]+", re.MULTILINE)
 # Emphasis stars; "2*3" between digits is arithmetic and stays.
 _EMPHASIS = re.compile(r"(?<!\d)\*+|\*+(?!\d)|(?<![\w_])__|__(?![\w_])")
+# A highlight, "==Bergen==" (not "==" between figures: "x == 1").
+_HIGHLIGHT = re.compile(r"(?<![=\w])==(?=[^\s=])([^\n]+?)(?<=[^\s=])==(?![=\w])")
 
 
 # A closing "Sources:" heading over a list of them, to the end of the text.
@@ -455,9 +457,9 @@ def _plain_tables(text: str) -> str:
 
 
 def strip_markup(text: str) -> str:
-    """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**"), list
-    markers made plain bullets ("1. Paris" and "* Paris" -> "- Paris"), headings (ended as a
-    sentence when text follows), links read
+    """``text`` without the Markdown a formatted answer wears: emphasis ("**Paris**") and
+    highlight ("==Paris=="), list markers made plain bullets ("1. Paris" and "* Paris" ->
+    "- Paris"), headings (ended as a sentence when text follows), links read
     as their text, bare addresses and footnote labels dropped, table rows as list items, a
     closing "Sources:" line or list that only cites, an opening label ("Short answer:",
     "TL;DR:") and a slot filler's question-word labels ("Who: ", "How many: ").
@@ -472,7 +474,9 @@ def strip_markup(text: str) -> str:
     if len(_NUMBERED_ITEM.findall(text)) >= 2:
         # Two numbered lines make a list; "20. No doubt about it." is an answer of 20.
         text = _NUMBERED_ITEM.sub(r"\1- ", text)
-    return _SLOT_LABEL.sub("", _ANSWER_LABEL.sub("", _EMPHASIS.sub("", text), count=1))
+    return _SLOT_LABEL.sub(
+        "", _ANSWER_LABEL.sub("", _EMPHASIS.sub("", _HIGHLIGHT.sub(r"\1", text)), count=1)
+    )
 
 
 _SENTENCE_STOP = re.compile(r"(?<=[\w)*\"'])[.!?](?:\s|$)")
