@@ -193,6 +193,10 @@ def test_list_items() -> None:
     assert same is not None and same.label == "correct"
     extra = list_outcome(gold, "Maddox, Pax, Zahara, Shiloh, Knox and Vivienne")
     assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
+    award = ["chance the rapper, alessia cara, dua lipa"]
+    went = "From the 59th to the 61st Grammys, Best New Artist went to Chance the Rapper, Alessia "
+    went_to = list_outcome(award, went + "Cara and Dua Lipa.")
+    assert went_to is not None and went_to.label == "correct"
     inline = list_outcome(gold, "(1) Maddox (2) Pax (3) Zahara (4) Shiloh.")
     assert inline is not None and inline.label == "correct"
     counted = list_outcome(gold, "4: (1) Maddox (2) Pax (3) Zahara (4) Shiloh.")

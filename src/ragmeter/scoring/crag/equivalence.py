@@ -957,8 +957,10 @@ _ITEM_SPLIT = re.compile(
 )
 # "(1) Coco Gauff (2) Jessica Pegula": numbers in brackets that number a list's items.
 _BRACKETED_NUMBER = re.compile(r"(?:^|\s)\(\d{1,2}\)\s")
+# "... Best New Artist went to A, B and C": an award's list is led in by where it went.
 _LEAD_IN = re.compile(
-    r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|:)\s+", re.IGNORECASE
+    r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|went\s+to|:)\s+",
+    re.IGNORECASE,
 )
 _LEAD_COLON = re.compile(r"^[^,\n]{0,80}?:\s+")
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
