@@ -16,6 +16,7 @@ from ragmeter.scoring.crag.equivalence import (
     list_outcome,
     negates_question,
     only_figure,
+    opening_outcome,
     partner_named,
     place_before_country,
     plain_list,
@@ -557,6 +558,25 @@ def test_a_reply_that_negates_the_questions_own_words() -> None:
     assert negates_question("was it released in 1987?", "No, it was not released in 1987.") is None
     gods = "was god's not dead too the title originally chosen for that movie?"
     assert negates_question(gods, "God's Not Dead Too kept its title.") is None
+
+
+def test_a_sentence_that_opens_with_the_gold_name() -> None:
+    q = "who directed your sister's sister?"
+    opens = opening_outcome(q, ["lynn shelton"], "Lynn Shelton directed Your Sister's Sister.")
+    assert opens is not None and (opens.label, opens.rule) == ("correct", "opens_with_gold")
+    # A second name beside it, a denial, a qualifier or a doubt leaves it to the judge; so do
+    # a name alone before a comma, a one-word gold and a question between options.
+    for pred in (
+        "Lynn Shelton and Mark Duplass directed it.",
+        "Lynn Shelton, Mark Duplass.",
+        "Lynn Shelton didn't direct it; Mark Duplass did.",
+        "Lynn Shelton is usually credited as director.",
+        "Lynn Shelton probably directed it.",
+    ):
+        assert opening_outcome(q, ["lynn shelton"], pred) is None, pred
+    assert opening_outcome("who sang it?", ["adele"], "Adele sang it in 2015.") is None
+    older = "who is older, brad pitt or leonardo dicaprio?"
+    assert opening_outcome(older, ["brad pitt"], "Brad Pitt is younger.") is None
 
 
 def test_a_whole_number_the_golds_fraction_rounds_to() -> None:

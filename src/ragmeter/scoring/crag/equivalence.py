@@ -30,8 +30,9 @@ from ragmeter.scoring.crag.options import (
     named_options,
     same_word,
 )
-from ragmeter.scoring.crag.rules import RuleOutcome
+from ragmeter.scoring.crag.rules import RuleOutcome, is_invalid_gold
 from ragmeter.scoring.crag.scores import score_outcome
+from ragmeter.scoring.crag.screen import states_doubt
 from ragmeter.scoring.crag.values import (
     Value,
     comparable,
@@ -67,6 +68,7 @@ __all__ = [
     "negates_question",
     "only_figure",
     "only_part_of_the_date",
+    "opening_outcome",
     "partner_named",
     "picks_neither_alone",
     "place_before_country",
@@ -946,6 +948,43 @@ def settle(
         or value_outcome(answers, prediction, query)
         or (list_outcome(answers, prediction, query) if list_gold else None)
     )
+
+
+# Words that make an opening name one candidate among others, or a reported one ("usually
+# credited as the first talkie", "widely considered").
+_QUALIFIED_OPENING = re.compile(
+    r"\b(?:usually|generally|typically|often|commonly|widely|reportedly|considered|credited"
+    r"|called|known\s+as|among)\b",
+    re.IGNORECASE,
+)
+_OPENING_NAME_WORDS = (2, 4)
+
+
+def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """Correct when a sentence opens with the gold name as its subject ("Lynn Shelton
+    directed Your Sister's Sister." to "who directed it?"): a name of two to four words, no
+    figure, to a question that offers no options, in a reply that denies, doubts and
+    qualifies nothing and adds no second name beside it ("Lynn Shelton and Mark Duplass")."""
+    if not answers or comparison_options(query) is not None:
+        return None
+    gold = tokens(answers[0])
+    low, high = _OPENING_NAME_WORDS
+    if not low <= len(gold) <= high or any(any(c.isdigit() for c in t) for t in gold):
+        return None
+    if yes_no_gold(answers) is not None or is_invalid_gold(answers):
+        return None
+    said = tokens(prediction)
+    if said[: len(gold)] != gold or len(said) <= len(gold) + 1:
+        return None
+    if said[len(gold)] in {"and", "or", "nor", "plus", "with"}:
+        return None
+    # The clause the name opens goes on as a sentence: "Lynn Shelton, Mark Duplass" or
+    # "Lynn Shelton / Mark Duplass" may list more names.
+    if len(tokens(re.split(r"[,;/&]", prediction, maxsplit=1)[0])) <= len(gold):
+        return None
+    if denies(prediction) or states_doubt(prediction) or _QUALIFIED_OPENING.search(prediction):
+        return None
+    return RuleOutcome("correct", "opens_with_gold", answers[0])
 
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.

@@ -66,6 +66,7 @@ RuleName = Literal[
     "frequency",
     "score",
     "restates_question",
+    "opens_with_gold",
     "answer_past_cut",
     "unmatched_rules_only",
 ]
@@ -100,6 +101,8 @@ RuleName = Literal[
   gives ("95").
 - ``restates_question``: the prediction only repeats the question, so it gives no answer
   (missing).
+- ``opens_with_gold``: a sentence opens with the gold name as its subject ("Lynn Shelton
+  directed it."), with no denial, doubt, qualifier or second name (correct).
 - ``answer_past_cut``: the 75-token cut fell where the prediction was about to give the figure
   it worked towards ("That makes an average of"); the figures before are working (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).

@@ -47,6 +47,7 @@ from ragmeter.scoring.crag.equivalence import (
     guessed_values,
     only_figure,
     only_part_of_the_date,
+    opening_outcome,
     plain_list,
     restates_question,
     settle,
@@ -450,7 +451,9 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        settled = settle(question.query, answers, said, list_gold=list_gold)
+        settled = settle(question.query, answers, said, list_gold=list_gold) or opening_outcome(
+            question.query, answers, said
+        )
         if settled is not None:
             return _ruled(common, settled)
         # To "Is X the film's first title?", "The film was first titled X." says yes.
