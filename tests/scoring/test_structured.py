@@ -67,6 +67,12 @@ from ragmeter.scoring.crag.truncate import Truncator
          "5400000000000 USD (as of 2020-12-31)"),
         ("answer,unit,as_of,status\nEnglish,,,found\nSpanish,,,found", "English, Spanish"),
         ('answer,unit,as_of,status\n"Tyler, the Creator",,,found', "Tyler, the Creator"),
+        # One XML element with attributes: its attributes are fields, its items the list.
+        ('<result status="not_found"/>', "No answer."),
+        ('<result status="found" unit="m">8849</result>', "8849 m"),
+        ('<result status="found"><item>Oslo</item><item>Bergen</item></result>', "Oslo, Bergen"),
+        ('<result status="false_premise">The album never charted.</result>',
+         "The premise is false. The album never charted."),
     ],
 )  # fmt: skip
 def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
@@ -85,6 +91,8 @@ def test_the_output_as_a_plain_reply(output: str, plain: str) -> None:
         *("Answer: Paris\nConfidence: high", "answer: Paris\nIt is the capital of France."),
         # A header without an answer column, or rows that do not fit it, is no CSV block.
         *("name,year\nParis,1998", "answer,unit\nParis is the capital, of France, since 987"),
+        # An element without attributes is the tagged-output reader's; markup inside is prose.
+        *('<result status="found">Paris <b>is</b> it</result>',),
     ],
 )
 def test_replies_that_are_no_structured_output(text: str) -> None:

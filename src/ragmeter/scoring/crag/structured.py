@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import html
 import json
 import re
 from collections.abc import Mapping
@@ -197,7 +198,7 @@ def _sentence(text: str) -> str:
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
     neither a JSON object, a list literal, a YAML block, ``answer=`` fields, a CSV block with
-    an ``answer`` column nor a well-formed tagged output
+    an ``answer`` column, one XML element with attributes nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
@@ -209,6 +210,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             _yaml_fields(prediction)
             or _key_value_fields(prediction)
             or _csv_fields(prediction, cut_off=cut_off)
+            or _xml_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -292,6 +294,39 @@ def _csv_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
         key: (value.strip() or None) for key, value in rows[0].items() if key != "answer"
     }
     fields["answer"] = (items[0] if len(items) == 1 else items) or None
+    return fields
+
+
+# '<result status="found" unit="km">8849</result>', '<result status="not_found"/>',
+# '<result status="found"><item>Oslo</item><item>Bergen</item></result>': one element with
+# attributes around the whole reply; the attributes are fields beside its content. (An
+# element without attributes, "<answer>X</answer>", is the tagged-output reader's.)
+_XML_ELEMENT = re.compile(
+    r"^\s*<(?P<tag>[A-Za-z_][\w-]*)(?P<attrs>(?:\s+[A-Za-z_][\w-]*\s*=\s*"
+    r"(?:\"[^\"]*\"|'[^']*'))+)\s*(?:/>|>(?P<body>.*?)(?:</(?P=tag)\s*>|$))\s*$",
+    re.DOTALL,
+)
+_XML_ATTRIBUTE = re.compile(r"([A-Za-z_][\w-]*)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_XML_ITEM = re.compile(r"<item>(.*?)(?:</item>|$)", re.DOTALL)
+
+
+def _xml_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a reply that is one XML element with attributes, else None."""
+    m = _XML_ELEMENT.match(text)
+    if m is None:
+        return None
+    fields: dict[str, Any] = {
+        name.lower(): html.unescape(double or single)
+        for name, double, single in _XML_ATTRIBUTE.findall(m.group("attrs"))
+    }
+    body = m.group("body") or ""
+    items = [html.unescape(i).strip() for i in _XML_ITEM.findall(body)]
+    if items:
+        fields["answer"] = [i for i in items if i] or None
+    elif "<" in body:
+        return None  # other markup inside: not a plain element
+    else:
+        fields["answer"] = html.unescape(body).strip() or None
     return fields
 
 
