@@ -94,6 +94,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Of the current Dow members, Boeing has likely done worst.", "hedge"),
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
+        ("It looks like Clermont last played on March 10, 2024.", "hedge"),
         ("It appears to be one actor: Jeffrey Tambor.", "hedge"),
         ("Parkland appears to have been directed by Peter Landesman.", "hedge"),
         ("There appear to be 50 states; D.C. is not one.", "hedge"),

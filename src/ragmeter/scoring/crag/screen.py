@@ -299,8 +299,9 @@ _SOFT_DOUBT = re.compile(
     r"|\b(?:presumably|tentatively|likeliest)\b|\bi\s+(?:suspect|reckon|want\s+to\s+say)\b"
     r"|\bto\s+(?:the\s+best\s+of\s+)?my\s+knowledge\b"
     r"|\bmy\s+understanding\b"
-    # ("It appears on the album X" says where it is featured, not a doubt.)
-    r"|^\W*it\s+(?:seems\b|appears\b(?!\s+(?:on|in|at)\b))"
+    # "It looks like X" offers X as an impression. ("It appears on the album X" says where
+    # it is featured, not a doubt.)
+    r"|^\W*it\s+(?:seems\b|looks\s+like\b|appears\b(?!\s+(?:on|in|at)\b))"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
     # "The premise appears to be false" doubts the question, not the answer.
