@@ -115,6 +115,7 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     checked = "Draft: 12,000 shares\nCheck: Does it match? — no, none listed\nFinal: cannot verify"
     assert final_answer(checked) == "cannot verify"
     assert final_answer("The final: Arsenal won 2-1.") is None
+    assert final_answer('> "...the tunnel opened in May 1994..."\nSo: 1994.') == "1994."
     given = "Given: founded 1987\nFind: age in 2024\nResult: 2024 - 1987 = 37 years"
     assert final_answer(given) == "2024 - 1987 = 37 years"
     # A closing "which makes it" / "which puts him at" clause states the result.

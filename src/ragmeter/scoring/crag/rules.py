@@ -163,7 +163,7 @@ _FINAL_ANSWER = re.compile(
     # "Draft: X / Check: ... / Final: Y", "Given: ... / Find: ... / Result: Y": a pipeline's
     # line of its final answer (only this alternative reads line starts; "therefore," still
     # opens the text or follows a stop).
-    r"|(?m:^(?:final|result)\s*:\s*)"
+    r"|(?m:^(?:final|result|so)\s*:\s*)"
     # "..., a combined 10, which puts him at 5.": a closing clause that states the result.
     r"|,\s+which\s+(?:makes\s+it|puts\s+(?:it|him|her|them)\s+at)\s+"
     r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",
