@@ -354,6 +354,12 @@ def test_a_given_find_result_template_is_read_for_its_result(truncator: Truncato
     assert asyncio.run(scorer.score(q("341.0 m"), lacks)).label == "missing"
 
 
+def test_doubt_in_a_reasonings_final_answer_is_a_hedge(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    quoted = '> "...more than 150 songs..."\n> "...around 120 songs..."\nSo: probably around 150.'
+    assert asyncio.run(scorer.score(q("150"), quoted)).rule == "hedge"
+
+
 def test_a_verifiers_rejected_draft_is_no_guess_beside_its_decline(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     checked = "Draft: about 12,000 staff.\nCheck: not in the sources.\nFinal: cannot verify"

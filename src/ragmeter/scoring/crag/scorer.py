@@ -383,6 +383,8 @@ class CragScorer:
         list_gold = question.labels.question_type == "set" or plain_list(answers[0], question.query)
         hedge = (
             screen_hedge(cut, list_gold=list_gold)
+            # "So: probably around 150": doubt in the final answer a reasoning ends with.
+            or (screen_hedge(said, list_gold=list_gold) if said != cut else None)
             or stated_doubt(confidence, prediction)
             or offered_candidates(structured, prediction)
         )
