@@ -94,6 +94,10 @@ def test_yes_no() -> None:
     assert nope is not None and nope.label == "correct"
     yep = yes_no_outcome(["no"], "Yep, every one of them.")
     assert yep is not None and yep.label == "incorrect"
+    # A bare "True" or "False" is a yes or a no; "True Detective ..." opens with a title.
+    false = yes_no_outcome(["no"], "False")
+    assert false is not None and false.label == "correct"
+    assert yes_no_outcome(["no"], "True Detective kept its title.") is None
     # A bare "yes" to a question whose answer is something else answers nothing asked.
     bare = yes_no_outcome(["paris"], "Yes")
     assert bare is not None and bare.label == "incorrect"
@@ -194,6 +198,8 @@ def test_list_items() -> None:
     assert same is not None and same.label == "correct"
     extra = list_outcome(gold, "Maddox, Pax, Zahara, Shiloh, Knox and Vivienne")
     assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
+    namely = list_outcome(gold, "Her children are, namely, Maddox, Pax, Zahara and Shiloh.")
+    assert namely is not None and namely.label == "correct"
     award = ["chance the rapper, alessia cara, dua lipa"]
     went = "From the 59th to the 61st Grammys, Best New Artist went to Chance the Rapper, Alessia "
     went_to = list_outcome(award, went + "Cara and Dua Lipa.")

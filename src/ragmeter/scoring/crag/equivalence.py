@@ -546,8 +546,11 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
 
 
 def _opening_verdict(prediction: str) -> str | None:
-    """ "yes" or "no" when the prediction opens with one ("Nope! ..."), else None."""
+    """ "yes" or "no" when the prediction opens with one ("Nope! ..."), or is a bare "True"
+    or "False", else None."""
     words = tokens(prediction)
+    if words in (["true"], ["false"]):
+        return _YES_NO[words[0]]
     return _SAID_YES_NO.get(words[0]) if words else None
 
 
@@ -998,7 +1001,8 @@ _ITEM_SPLIT = re.compile(
 _BRACKETED_NUMBER = re.compile(r"(?:^|\s)\(\d{1,2}\)\s")
 # "... Best New Artist went to A, B and C": an award's list is led in by where it went.
 _LEAD_IN = re.compile(
-    r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|went\s+to|:)\s+",
+    r"^.{0,160}?\b(?:are|were|is|was|include|includes|included|including|went\s+to|namely,?"
+    r"|:)\s+",
     re.IGNORECASE,
 )
 _LEAD_COLON = re.compile(r"^[^,\n]{0,80}?:\s+")
