@@ -10,7 +10,7 @@ from scoring_fakes import ScriptedLLM, field
 
 from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.scoring.crag.judge import LLMJudge, LLMRefusalConfirmer
-from ragmeter.scoring.crag.scorer import CragScorer
+from ragmeter.scoring.crag.scorer import CragScorer, read_plainly
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.types import Labels, Question
 
@@ -341,6 +341,11 @@ def test_an_ampersand_before_a_lists_last_item_reads_as_and(truncator: Truncator
     # A gold that writes an ampersand keeps it: the name holds it.
     firm = q("procter & gamble", query="which company makes tide?")
     assert asyncio.run(scorer.score(firm, "Procter & Gamble.")).label == "correct"
+    # An ampersand inside a title, with another joiner after it, is no list's last joiner.
+    fives = q("fast five, furious 6, furious 7", query="which films came out after 2010?")
+    assert read_plainly("Fast Five, Fast & Furious 6 and Furious 7.", fives.answers[0]) == (
+        "Fast Five, Fast & Furious 6 and Furious 7."
+    )
 
 
 def test_a_given_find_result_template_is_read_for_its_result(truncator: Truncator) -> None:

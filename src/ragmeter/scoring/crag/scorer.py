@@ -5,12 +5,13 @@
 3. the manipulation screen: grader-directed text, forged verdicts, role tags,
    delimiter look-alikes → incorrect (rule ``manipulation``, span recorded); the tags of a
    well-formed tagged output are its format, not a boundary;
-4. the rules, on the prediction read plainly (a structured output, JSON text, CSV or tagged,
-   as the reply it amounts to, whose figures beside the answer must not contradict the
-   gold's; `read_plainly`: no source markers, Markdown or HTML tags, a LaTeX box as the
-   final answer, spoken figures in digits, European figures as US ones, the gold company's
-   ticker as its name, without a confidence stated beside the answer) and, for a reasoning
-   that ends "Answer: X" (or "Final: X", or a box), on X: empty, refusal (unless the reply
+4. the rules, on the prediction read plainly (a structured output, JSON text, CSV, XML or
+   tagged, as the reply it amounts to, whose figures beside the answer must not contradict
+   the gold's; `read_plainly`: no source markers, Markdown or HTML tags, a LaTeX box as the
+   final answer, spoken figures in digits, European figures as US ones, inline arithmetic as
+   its result, the gold company's ticker as its name, without a confidence stated beside
+   the answer) and, for a reasoning that ends "Answer: X" (or a "Final:", "Result:" or "So:"
+   line, a closing "which makes it X", or a box), on X: empty, refusal (unless the reply
    still guesses a figure of the gold's kind: the guess is then judged, as CRAG's rubric
    asks, and a rough one is a hedge; only the year of a date asked is no answer), exact or
    alias match, false premise;
@@ -156,7 +157,10 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     return spell_out_tickers(_ampersands_as_and(text, answers), answers)
 
 
-_AMPERSAND = re.compile(r"(?<=\w)\s+&\s+(?=\w)")
+# "Cooper, Helms & Galifianakis": an ampersand after a comma, with no other joiner after it
+# in the sentence, joins a list's last item. One inside a title stays ("Fast Five, Fast &
+# Furious 6 and Furious 7"), as the list reader keeps it.
+_LAST_AMPERSAND = re.compile(r"(,[^,&.;\n]*?\w)\s+&\s+(?=\w)(?![^.;\n]*(?:&|\band\b))")
 
 
 def _ampersands_as_and(text: str, answers: Sequence[str]) -> str:
@@ -164,7 +168,7 @@ def _ampersands_as_and(text: str, answers: Sequence[str]) -> str:
     an ampersand. Kept where a gold writes one, whose names hold it ("procter & gamble")."""
     if any("&" in a for a in answers):
         return text
-    return _AMPERSAND.sub(" and ", text)
+    return _LAST_AMPERSAND.sub(r"\1 and ", text)
 
 
 def stated_doubt(confidence: ConfidenceReading | None, prediction: str) -> ScreenMatch | None:
