@@ -200,6 +200,10 @@ def test_list_items() -> None:
     assert extra is not None and extra.label == "incorrect" and "2 item(s) added" in extra.detail
     namely = list_outcome(gold, "Her children are, namely, Maddox, Pax, Zahara and Shiloh.")
     assert namely is not None and namely.label == "correct"
+    counted_namely = list_outcome(
+        gold, "Her children include four, namely Maddox (2002), Pax (2003), Zahara and Shiloh."
+    )
+    assert counted_namely is not None and counted_namely.label == "correct"
     award = ["chance the rapper, alessia cara, dua lipa"]
     went = "From the 59th to the 61st Grammys, Best New Artist went to Chance the Rapper, Alessia "
     went_to = list_outcome(award, went + "Cara and Dua Lipa.")

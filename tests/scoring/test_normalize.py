@@ -155,6 +155,17 @@ def test_tables_links_and_labels_are_read_as_plain_text() -> None:
     # An opening label names what follows; the same word later in the text stays.
     assert strip_markup("**Short answer:** No. The answer: yes.") == "No. The answer: yes."
     assert strip_markup("TL;DR: 0 goals") == "0 goals"
+    # A link the cut fell inside still reads as its text.
+    cut = "[Babe Ruth](https://en.wikipedia.org/wiki/Babe_Ruth), [Albert Pujols](https://en"
+    assert strip_markup(cut) == "Babe Ruth, Albert Pujols"
+    # Closing suggested questions are for the user; a closing line that states stays.
+    related = "~221,000 in 2023.\nRelated: Staff in 2024? · Where is it headquartered?"
+    assert strip_markup(related) == "~221,000 in 2023."
+    asked = "No clear answer found.\nPeople also ask:\n- Is it big?\n- Why?"
+    assert strip_markup(asked) == "No clear answer found."
+    assert strip_markup("Paris.\nRelated: Lyon is the answer.") == (
+        "Paris.\nRelated: Lyon is the answer."
+    )
     # A sentence that only points at a linked source is a citation too.
     pointer = "Djokovic. See [the official page](https://www.example.com/2019/07/04/99)."
     assert strip_markup(pointer) == "Djokovic."

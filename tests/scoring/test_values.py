@@ -31,6 +31,8 @@ def one(text: str):  # type: ignore[no-untyped-def]
         ("3rd", "third"),
         ("2019", "March 3, 2019"),
         ("twelve", "12"),
+        ("12", "a dozen"),
+        ("6", "half a dozen"),
         # A capital letter glued to a number is its scale, with or without a currency sign.
         ("52.5 million", "52.5M"),
         ("$60.9 billion", "60.9B"),

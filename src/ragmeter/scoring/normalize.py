@@ -375,7 +375,8 @@ _SOURCES_BLOCK = re.compile(
 )
 # "[ESPN](https://www.espn.com/...)" reads as "ESPN"; a bare address is a citation, and the
 # dates and ids in its path ("/2024/03/12/", "tt0468569") are no figure of the answer.
-_LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.)[^)\s]*\)")
+# A link the 75-token cut fell inside ("[Albert Pujols](https://en") still reads as its text.
+_LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.)[^)\s]*(?:\)|$)")
 # "See [the official page](https://...).", "Check [Nasdaq](https://...) for the live open.": a
 # sentence that only points at a linked source is a citation, like a footnote.
 _LINK_POINTER = re.compile(
@@ -398,6 +399,24 @@ def _drop_citations(match: re.Match[str]) -> str:
     # A list of sources is dropped only when it cites: addresses, names and titles.
     cited = _URL.sub("", _LINK.sub(r"\1", match.group(0)))
     return match.group(0) if _STATEMENT_WORD.search(cited) else ""
+
+
+# "Related: How many albums did Queen release? · Who wrote it?": an answer box's closing
+# suggestions are questions for the user, no part of the answer (nor their years figures).
+_SUGGESTIONS = re.compile(
+    r"\n[ \t]*(?:related(?:[ \t]+(?:questions|searches))?|people also ask"
+    r"|(?:you[ \t]+)?(?:may|might)[ \t]+also[ \t]+(?:ask|like)|suggested(?:[ \t]+questions)?"
+    r"|follow-?up questions)[ \t]*:(?P<asked>[\s\S]*)$",
+    re.IGNORECASE,
+)
+_SUGGESTION_SPLIT = re.compile(r"[\n\u00b7|\u2022]+|(?<=\?)[ \t]*[-;,][ \t]")
+
+
+def _drop_suggestions(match: re.Match[str]) -> str:
+    # Dropped only when every piece after the label is a question.
+    pieces = [p.strip(" \t-*") for p in _SUGGESTION_SPLIT.split(match.group("asked"))]
+    pieces = [p for p in pieces if p]
+    return "" if pieces and all(p.endswith("?") for p in pieces) else match.group(0)
 
 
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
@@ -461,10 +480,11 @@ def strip_markup(text: str) -> str:
     highlight ("==Paris=="), list markers made plain bullets ("1. Paris" and "* Paris" ->
     "- Paris"), headings (ended as a sentence when text follows), links read
     as their text, bare addresses and footnote labels dropped, table rows as list items, a
-    closing "Sources:" line or list that only cites, an opening label ("Short answer:",
+    closing "Sources:" line or list that only cites, closing suggested questions
+    ("Related: ...?"), an opening label ("Short answer:",
     "TL;DR:") and a slot filler's question-word labels ("Who: ", "How many: ").
     None of it is part of the answer; "1." is no figure of it."""
-    text = _SOURCES_BLOCK.sub(_drop_citations, text)
+    text = _SUGGESTIONS.sub(_drop_suggestions, _SOURCES_BLOCK.sub(_drop_citations, text))
     text = _LINK_POINTER.sub("", _FOOTNOTE_LABEL.sub("", text))
     text = _URL.sub("", _LINK.sub(r"\1", text))
     text = _SOURCES_LINE.sub(

@@ -1006,6 +1006,8 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _LEAD_COLON = re.compile(r"^[^,\n]{0,80}?:\s+")
+# "... includes five films, namely A, B and C": after the verb's lead-in, the count it names.
+_LEAD_NAMELY = re.compile(r"^[^\n]{0,80}?\bnamely,?\s+", re.IGNORECASE)
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _ITEM_STOP = frozenset(
     [
@@ -1113,7 +1115,7 @@ def _strip_lead_in(body: str) -> str:
     """``body`` without the lead-in before its list ("Here are the films: a, b" -> "a, b"),
     unless the words before a colon are themselves items ("shrek 2, puss in boots: the last
     wish", "assassin and detective knight: independence")."""
-    for lead in (_LEAD_IN, _LEAD_COLON):
+    for lead in (_LEAD_IN, _LEAD_NAMELY, _LEAD_COLON):
         m = lead.match(body)
         if m is None:
             continue

@@ -216,6 +216,8 @@ _PLAIN = re.compile(
     re.IGNORECASE,
 )
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
+# "about a dozen toys" is 12 and "half a dozen" 6; "dozens" counts no number.
+_DOZEN = re.compile(r"\b(?:(half)\s+)?an?\s+dozen\b(?!s)", re.IGNORECASE)
 # "1,122 m²", "1122 square meters", "12,077 sq ft": an area's unit is two words or a square.
 _UNIT_AFTER = re.compile(r"\s?((?:square|sq\.?)\s+[a-z]+|[a-z]+\s?(?:²|\^2)|[a-z]+)", re.IGNORECASE)
 
@@ -467,6 +469,17 @@ def find_values(text: str) -> list[Value]:
             amount=amount * scale,
             precision=_precision(digits, scale),
             unit=unit,
+            qualifier=_qualified(text, m.start(), m.end()),
+        )
+        claim(m, value)
+    for m in _DOZEN.finditer(text):
+        value = Value(
+            "number",
+            m.start(),
+            m.end(),
+            m.group(0),
+            amount=Decimal(6 if m.group(1) else 12),
+            unit=_unit_after(text, m.end()),
             qualifier=_qualified(text, m.start(), m.end()),
         )
         claim(m, value)
