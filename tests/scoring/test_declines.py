@@ -81,6 +81,10 @@ def test_a_reply_only_about_its_own_search_declines(reply: str) -> None:
         "I lack the data to say.",
         "Sorry, nothing relevant turned up.",
         "No supporting sentence found.",  # an answer-sentence selector's
+        # A pipeline's own words for stopping short of an answer.
+        "No grounded answer: none of the retrieved pages mention the director.",
+        "Agent stopped due to iteration limit or time limit.",
+        "Query timed out; no answer.",
     ],
 )
 def test_a_reply_only_about_its_tools_declines(reply: str) -> None:
@@ -109,6 +113,8 @@ def test_the_declines_above_are_new_to_the_phrase_list() -> None:
         "No source confirms it, but the match is on March 30.",
         # Doubt without a decline is for the hedge rules.
         "Sources confirm Fulham plays today.",
+        # A count of the question's thing is an answer, in words or figures.
+        "The total number of Premier League games Fulham plays today is 1.",
         "",
     ],
 )

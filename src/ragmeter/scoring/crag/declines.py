@@ -103,7 +103,10 @@ _SELF_WORDS = _words(
     silent empty withhold withheld decline abstain refrain comment offer return came back
     turn turned up yield read seen saw lack lacking need way help something thing rather
     base database index corpus web internet online tool tools training cutoff match
-    useful unknown
+    useful unknown grounded grounding supported unsupported retrieval returned hit hits matched
+    query queries searched searching looked stopped stop iteration iterations limit timeout
+    timed out failed error unanswerable abstained null n a agent due number amount count figure
+    total value
     answer guess speculate settle determine resolve establish say state mention tell show give
     provide indicate report list name cover address contain include
     able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none
@@ -122,13 +125,14 @@ _SELF_NOUNS_AND_VERBS = _words(
     found search lookup locate information info data details evidence records results source
     sources page pages passage passages document documents context snippets articles excerpts
     references retrieved available unavailable access answer guess speculate settle determine
-    resolve establish say tell help relevant base database index corpus tools training
+    resolve establish say tell help relevant base database index corpus tools training agent
+    iteration iterations query retrieval timeout grounded
     """
 )
 _SELF_STEMS = frozenset(_stem(w) for w in _SELF_WORDS)
 _DENIES = _words(
     "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
-    " unable unavailable without insufficient lack lacking"
+    " unable unavailable without insufficient lack lacking stopped failed timeout timed"
 )
 # "No.", "None.", "Never", "From what I can tell, no.": a verdict or a count as a clause of
 # its own.
