@@ -6,7 +6,12 @@ from decimal import Decimal
 
 import pytest
 
-from ragmeter.scoring.crag.values import find_values, same_value, surely_different
+from ragmeter.scoring.crag.values import (
+    find_values,
+    same_value,
+    surely_different,
+    with_implied_year,
+)
 
 
 def one(text: str):  # type: ignore[no-untyped-def]
@@ -123,3 +128,17 @@ def test_fiscal_years_and_filing_names() -> None:
     assert [(v.text, v.is_year_like) for v in found] == [("2022", True), ("$170.8B", False)]
     assert find_values("See the 8-K and the 20-F.") == []
     assert [v.text for v in find_values("They won 10 games in FY 2023.")] == ["10", "2023"]
+
+
+def test_a_date_without_its_year_takes_the_golds_when_no_other_year_is_given() -> None:
+    gold = ["2024-03-17"]
+    said = "Their next game is on Sunday, March 17."
+    assert with_implied_year(said, said, gold) == "Their next game is on Sunday, March 17, 2024."
+    # Another year in the reply dates something else; another day is left to differ.
+    other = "March 17, after the 2023 loss"
+    assert with_implied_year(other, other, gold) == other
+    assert with_implied_year("March 18", "March 18", gold) == "March 18"
+    # A reasoning's final answer takes the year the reasoning gave, of the gold's century.
+    reply = "Mel Brooks was born on June 28, 1926. Answer: June 28."
+    assert with_implied_year("June 28.", reply, ["6/28/26"]) == "June 28, 1926."
+    assert with_implied_year("June 28.", "June 28.", ["6/28/26"]) == "June 28."

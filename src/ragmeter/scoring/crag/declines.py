@@ -105,8 +105,7 @@ _SELF_WORDS = _words(
     base database index corpus web internet online tool tools training cutoff match
     useful unknown grounded grounding supported unsupported retrieval returned hit hits matched
     query queries searched searching looked stopped stop iteration iterations limit timeout
-    timed out failed error unanswerable abstained null n a agent due number amount count figure
-    total value
+    timed out failed error unanswerable abstained null n a agent due number amount
     answer guess speculate settle determine resolve establish say state mention tell show give
     provide indicate report list name cover address contain include
     able unable cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent not no none

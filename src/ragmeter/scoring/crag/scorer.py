@@ -83,6 +83,7 @@ from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
 from ragmeter.scoring.crag.tickers import spell_out_tickers
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
+from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
     normalize_answer,
     normalize_text,
@@ -302,10 +303,12 @@ class CragScorer:
             cut = confidence.text
         # A reasoning that ends "Answer: X" is judged on X by the rules (the judges still
         # read it all, and a hedge anywhere in it still counts).
-        said = final_answer(cut) or cut
+        final = final_answer(cut)
+        # "... on Sunday, March 17." against "2024-03-17": the year is read as the gold's.
+        said = with_implied_year(final or cut, cut, answers)
         outcome = self.rules.apply(said, answers)
         if (
-            said != cut
+            final is not None
             and outcome is not None
             and outcome.rule == "yes_no"
             and is_invalid_gold(answers)
@@ -344,13 +347,15 @@ class CragScorer:
             outcome = self.rules.apply(said, answers, check_refusal=False)
         guessed = (
             # A verifier's drafts are steps towards its final answer, not guesses beside it.
-            guessed_values(answers, without_drafts(cut) if said != cut else cut, question.query)
+            guessed_values(
+                answers, without_drafts(cut) if final is not None else cut, question.query
+            )
             # The options of a question back ("the Remy Zero track or the BTS single?") are
             # no guesses.
             if outcome is not None and outcome.rule == "refusal" and outcome.detail != ASKS_BACK
             else []
         )
-        if said != cut:
+        if final is not None:
             # "... for 02/26-02/28, which I don't have. Answer: I don't know.": the exact
             # figures of a reasoning are its working; only a rough one is a guess.
             guessed = [v for v in guessed if v.qualified]
@@ -388,7 +393,7 @@ class CragScorer:
         hedge = (
             screen_hedge(cut, list_gold=list_gold)
             # "So: probably around 150": doubt in the final answer a reasoning ends with.
-            or (screen_hedge(said, list_gold=list_gold) if said != cut else None)
+            or (screen_hedge(said, list_gold=list_gold) if final is not None else None)
             or stated_doubt(confidence, prediction)
             or offered_candidates(structured, prediction)
         )

@@ -16,13 +16,21 @@ the first part cannot be a month.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Literal
 
 from ragmeter.scoring.normalize import NUMBER_WORDS, ORDINAL_WORDS
 
-__all__ = ["Value", "ValueKind", "find_values", "same_value", "surely_different"]
+__all__ = [
+    "Value",
+    "ValueKind",
+    "find_values",
+    "same_value",
+    "surely_different",
+    "with_implied_year",
+]
 
 ValueKind = Literal["date", "money", "percent", "number"]
 
@@ -617,3 +625,34 @@ def surely_different(gold: Value, pred: Value) -> bool:
             return False
     step = max(gold.precision, pred.precision)
     return _round(gold.amount, step) != _round(pred.amount, step)
+
+
+def with_implied_year(said: str, reply: str, answers: Sequence[str]) -> str:
+    """``said`` with the gold's year after a date that leaves it out but gives the gold's
+    month and day ("on Sunday, March 17" against "2024-03-17"), when nowhere in ``reply``
+    (the whole reply ``said`` is part of) is another year: the year is taken as read, as a
+    reader takes "June 28" after "born on June 28, 1926". Any other date is left alone."""
+    golds = [v for v in find_values(answers[0]) if v.kind == "date"] if answers else []
+    if len(golds) != 1 or None in (golds[0].year, golds[0].month, golds[0].day):
+        return said
+    gold = golds[0]
+    found = find_values(reply)
+    years = {v.year for v in found if v.kind == "date" and v.year is not None}
+    years |= {int(v.amount) for v in found if v.is_year_like and v.amount is not None}
+    if gold.two_digit_year:
+        # "6/28/26": the reply's own year of that century, when it gives one.
+        same = {y for y in years if y % 100 == gold.year % 100}
+        if len(same) != 1 or len(years) != 1:
+            return said
+        year = same.pop()
+    elif years - {gold.year}:
+        return said
+    else:
+        year = gold.year
+    for value in reversed(find_values(said)):
+        if value.kind == "date" and value.year is None and (value.month, value.day) == (
+            gold.month,
+            gold.day,
+        ):
+            said = f"{said[: value.end]}, {year}{said[value.end :]}"
+    return said
