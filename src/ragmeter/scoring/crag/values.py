@@ -633,26 +633,31 @@ def with_implied_year(said: str, reply: str, answers: Sequence[str]) -> str:
     (the whole reply ``said`` is part of) is another year: the year is taken as read, as a
     reader takes "June 28" after "born on June 28, 1926". Any other date is left alone."""
     golds = [v for v in find_values(answers[0]) if v.kind == "date"] if answers else []
-    if len(golds) != 1 or None in (golds[0].year, golds[0].month, golds[0].day):
+    if len(golds) != 1 or golds[0].year is None or None in (golds[0].month, golds[0].day):
         return said
-    gold = golds[0]
+    gold, gold_year = golds[0], golds[0].year
     found = find_values(reply)
     years = {v.year for v in found if v.kind == "date" and v.year is not None}
     years |= {int(v.amount) for v in found if v.is_year_like and v.amount is not None}
     if gold.two_digit_year:
         # "6/28/26": the reply's own year of that century, when it gives one.
-        same = {y for y in years if y % 100 == gold.year % 100}
+        same = {y for y in years if y % 100 == gold_year % 100}
         if len(same) != 1 or len(years) != 1:
             return said
         year = same.pop()
-    elif years - {gold.year}:
+    elif years - {gold_year}:
         return said
     else:
-        year = gold.year
+        year = gold_year
     for value in reversed(find_values(said)):
-        if value.kind == "date" and value.year is None and (value.month, value.day) == (
-            gold.month,
-            gold.day,
+        if (
+            value.kind == "date"
+            and value.year is None
+            and (value.month, value.day)
+            == (
+                gold.month,
+                gold.day,
+            )
         ):
             said = f"{said[: value.end]}, {year}{said[value.end :]}"
     return said
