@@ -25,6 +25,7 @@ from ragmeter.scoring.crag.tickers import (
     company_words,
     spell_out_tickers,
     ticker_names,
+    tickers_beside_names,
 )
 
 FREQUENCY = "what was the dividend distribution frequency for utah medical products in 2023?"
@@ -142,3 +143,20 @@ def test_a_score_pair_holds_the_one_side_the_gold_gives() -> None:
     assert score_pairs("It was played on 2023-04-26.") == []
     assert score_outcome(q, ["95"], "95 points.") is None
     assert score_outcome("how many points did they win by?", ["11"], "106-95") is None
+
+
+def test_a_company_named_in_words_is_read_with_the_ticker_the_gold_and_question_give() -> None:
+    query = "which company is more actively traded this week, siri or aca?"
+    said = "Sirius XM is more actively traded than Arcosa this week."
+    assert tickers_beside_names(said, ["siri"], query) == (
+        "Sirius XM (SIRI) is more actively traded than Arcosa (ACA) this week."
+    )
+    # After the name's legal form; a first word alone names a company only when long.
+    allot = "The company with larger market cap is Allot Ltd."
+    assert tickers_beside_names(allot, ["allt"], "mfd or allt?").endswith("Allot Ltd. (ALLT)")
+    # A gold that is no ticker changes nothing, though a word of it is one ("ALEX").
+    assert tickers_beside_names("Alexander Albon", ["alex albon"], "who?") == "Alexander Albon"
+    # Nor does a prediction that gives the ticker itself.
+    assert tickers_beside_names("SIRI, i.e. Sirius XM", ["siri"], query) == (
+        "SIRI, i.e. Sirius XM"
+    )

@@ -80,7 +80,7 @@ from ragmeter.scoring.crag.structured import (
     without_wrapper_fence,
 )
 from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
-from ragmeter.scoring.crag.tickers import spell_out_tickers
+from ragmeter.scoring.crag.tickers import spell_out_tickers, tickers_beside_names
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
 from ragmeter.scoring.crag.values import with_implied_year
@@ -292,7 +292,8 @@ class CragScorer:
         structured = read_structured(cut, cut_off=truncated)
         if structured is not None:
             cut = structured.text
-        cut = read_plainly(cut, answers)
+        # "Sirius XM" against the gold "siri": a company named in words, read with its ticker.
+        cut = tickers_beside_names(read_plainly(cut, answers), answers, question.query)
         beside = contradicted_beside(structured, answers, question.query)
         if beside is not None:
             return _ruled(common, beside)

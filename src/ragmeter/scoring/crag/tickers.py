@@ -18,9 +18,15 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ragmeter.scoring.normalize import tokens
+from ragmeter.scoring.normalize import FUNCTION_WORDS, tokens
 
-__all__ = ["build_ticker_table", "company_words", "spell_out_tickers", "ticker_names"]
+__all__ = [
+    "build_ticker_table",
+    "company_words",
+    "spell_out_tickers",
+    "ticker_names",
+    "tickers_beside_names",
+]
 
 TABLE = "tickers.txt"
 
@@ -130,3 +136,43 @@ def spell_out_tickers(prediction: str, answers: Sequence[str]) -> str:
         return " ".join(run) if run else ticker
 
     return _TICKER.sub(spelt, prediction)
+
+
+_LEGAL_AFTER = re.compile(
+    r"(?:,?\s+(?:" + "|".join(sorted(_LEGAL - {"the"}, key=len, reverse=True)) + r")\b\.?)+",
+    re.IGNORECASE,
+)
+_SHORTEST_NAME_WORD = 4
+"""A company's first word alone names it only when it is this long ("allot", not "xm")."""
+
+
+def tickers_beside_names(prediction: str, answers: Sequence[str], query: str) -> str:
+    """``prediction`` with the ticker after each company it names in words, for the tickers
+    the gold and the question give ("Sirius XM" -> "Sirius XM (SIRI)" when the gold is "siri"
+    and the question asks "siri or aca?"): the reverse of `spell_out_tickers`, for golds and
+    options that are tickers."""
+    table = ticker_names()
+    gold = [tokens(a) for a in answers]
+    if not any(len(g) == 1 and g[0].upper() in table for g in gold):
+        # Only a gold that is a ticker ("siri"); "alex albon" is no company's ("ALEX").
+        return prediction
+    asked = [w for g in gold for w in g] + tokens(query)
+    tickers = dict.fromkeys(
+        w.upper() for w in asked if len(w) >= 2 and w not in FUNCTION_WORDS and w.upper() in table
+    )
+    for ticker in tickers:
+        if re.search(rf"\b{re.escape(ticker)}\b", prediction, re.IGNORECASE):
+            continue  # the prediction gives the ticker itself
+        words = company_words(table[ticker])
+        if not words:
+            continue
+        whole = r"\W+".join(re.escape(w) for w in words)
+        name = re.search(rf"\b{whole}\b", prediction, re.IGNORECASE)
+        if name is None and len(words[0]) >= _SHORTEST_NAME_WORD:
+            name = re.search(rf"\b{re.escape(words[0])}\b", prediction, re.IGNORECASE)
+        if name is not None:
+            # After the legal form that ends the name: "Allot Ltd. (ALLT)".
+            legal = _LEGAL_AFTER.match(prediction, name.end())
+            end = legal.end() if legal else name.end()
+            prediction = f"{prediction[:end]} ({ticker}){prediction[end:]}"
+    return prediction
