@@ -157,6 +157,4 @@ def test_a_company_named_in_words_is_read_with_the_ticker_the_gold_and_question_
     # A gold that is no ticker changes nothing, though a word of it is one ("ALEX").
     assert tickers_beside_names("Alexander Albon", ["alex albon"], "who?") == "Alexander Albon"
     # Nor does a prediction that gives the ticker itself.
-    assert tickers_beside_names("SIRI, i.e. Sirius XM", ["siri"], query) == (
-        "SIRI, i.e. Sirius XM"
-    )
+    assert tickers_beside_names("SIRI, i.e. Sirius XM", ["siri"], query) == ("SIRI, i.e. Sirius XM")
