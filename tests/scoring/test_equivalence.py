@@ -98,6 +98,18 @@ def test_yes_no() -> None:
     false = yes_no_outcome(["no"], "False")
     assert false is not None and false.label == "correct"
     assert yes_no_outcome(["no"], "True Detective kept its title.") is None
+    # A verdict set off after the opening sentence's lead-in.
+    for led in (
+        "Based on the provided context, no, he has never played all 82 games.",
+        "So no, Houston did not outscore the Lakers.",
+        "The answer is no, Miami scored fewer points.",
+        "It depends which film you mean, but no: the 1982 one kept it.",
+    ):
+        said = yes_no_outcome(["no"], led)
+        assert said is not None and said.label == "correct", led
+    # Not a verdict of its own: a "no" inside a clause, or past the opening sentence.
+    assert yes_no_outcome(["no"], "There was no, or almost no, change in the title.") is None
+    assert yes_no_outcome(["no"], "It kept its title. So no change, no.") is None
     # A bare "yes" to a question whose answer is something else answers nothing asked.
     bare = yes_no_outcome(["paris"], "Yes")
     assert bare is not None and bare.label == "incorrect"

@@ -545,13 +545,25 @@ def yes_no_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | Non
     return RuleOutcome("correct", "yes_no", f"{said} = {gold}")
 
 
+# "Based on the provided context, yes, Klaus was ...", "So no, Houston did not ...", "It
+# depends which film you mean, but yes, ...": the verdict after a lead-in of the opening
+# sentence, set off as a clause of its own.
+_LED_VERDICT = re.compile(
+    r"^[^.?!\n]{0,100}?(?:,|:|\banswer is|\bso|\bbut)\s+(yes|no|yep|nope)\s*[,.;:!\u2014\u2013]",
+    re.IGNORECASE,
+)
+
+
 def _opening_verdict(prediction: str) -> str | None:
-    """ "yes" or "no" when the prediction opens with one ("Nope! ..."), or is a bare "True"
-    or "False", else None."""
+    """ "yes" or "no" when the prediction opens with one ("Nope! ..."), gives one after a
+    lead-in ("Based on the sources, yes, ..."), or is a bare "True" or "False", else None."""
     words = tokens(prediction)
     if words in (["true"], ["false"]):
         return _YES_NO[words[0]]
-    return _SAID_YES_NO.get(words[0]) if words else None
+    if words and words[0] in _SAID_YES_NO:
+        return _SAID_YES_NO[words[0]]
+    led = _LED_VERDICT.match(prediction)
+    return _SAID_YES_NO[led.group(1).lower()] if led else None
 
 
 def verdict_agreed(answers: Sequence[str], prediction: str) -> bool:
