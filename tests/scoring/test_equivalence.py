@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.crag.equivalence import (
+    affirmation_outcome,
     code_outcome,
     comparison_outcome,
     contradicted_values,
@@ -728,3 +729,26 @@ def test_the_place_a_gold_names_before_its_country() -> None:
     assert place_before_country("london, uk.") == "london"
     assert place_before_country("new york, $105,226") is None  # a figure, not a country
     assert place_before_country("smith, john") is None
+
+
+def test_a_yes_no_question_answered_by_stating_it_is_so() -> None:
+    query = "is in darkness how that movie was officially named at first?"
+    stated = 'The movie was officially named "In Darkness" at first.'
+    said = affirmation_outcome(query, ["yes"], stated)
+    assert said is not None and said.label == "correct"
+    wrong = affirmation_outcome(query, ["no"], stated)
+    assert wrong is not None and wrong.label == "incorrect"
+    # A denial, a doubt, a condition or a word of the question left out says no plain yes.
+    for reply in (
+        'The movie was not officially named "In Darkness" at first.',
+        'The movie was probably officially named "In Darkness" at first.',
+        'If it is the 2018 film, the movie was officially named "In Darkness" at first.',
+        'The movie was named "In Darkness".',
+    ):
+        assert affirmation_outcome(query, ["yes"], reply) is None, reply
+    # Only a bare yes/no gold, and no question between options.
+    assert affirmation_outcome(query, ["yes, it was"], stated) is None
+    options = "was the movie named in darkness or into darkness at first?"
+    assert (
+        affirmation_outcome(options, ["yes"], "The movie was named In Darkness at first.") is None
+    )

@@ -52,6 +52,7 @@ from ragmeter.scoring.normalize import (
 __all__ = [
     "COUNT_WORDS",
     "GoldValues",
+    "affirmation_outcome",
     "answered_figures",
     "asks_for_score",
     "code_outcome",
@@ -973,6 +974,52 @@ _QUALIFIED_OPENING = re.compile(
     re.IGNORECASE,
 )
 _OPENING_NAME_WORDS = (2, 4)
+
+
+# The words of a yes/no question that ask, not what is asked about.
+_ASKING = frozenset(
+    [
+        *("is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "can"),
+        *("could", "will", "would", "should", "how", "what", "which", "that", "this"),
+        *("there", "it", "its", "ever"),
+    ]
+)
+_AFFIRMED_WORDS = 3
+# Words that make an opening something other than a plain statement that it is so.
+_UNPLAIN = re.compile(
+    r"\b(?:if|whether|unless|although|though|except|only|maybe|perhaps|probably|likely"
+    r"|possibly|believe|think|seems?|appears?|may|might|reportedly|depends|but)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _stem(word: str) -> str:
+    # "performed" meets "perform", "titles" meets "title".
+    return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
+
+
+def affirmation_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """A yes/no question answered by stating that it is so: "The movie was officially named
+    'In Darkness' at first." to "is in darkness how that movie was officially named at
+    first?" says yes. The opening sentence must hold every word the question asks about
+    (three or more), deny nothing, and make no condition, doubt or contrast of it."""
+    gold = yes_no_gold(answers)
+    if gold is None or normalize_answer(answers[0]) not in _YES_NO:
+        return None
+    if comparison_options(query) is not None:
+        return None
+    first = answer_sentence(prediction)
+    if _DENIAL.search(first) or _UNPLAIN.search(first):
+        return None
+    asked = {_stem(w) for w in tokens(query) if w not in FUNCTION_WORDS and w not in _ASKING}
+    if len(asked) < _AFFIRMED_WORDS:
+        return None
+    said = {_stem(w) for w in tokens(first)}
+    if not asked <= said:
+        return None
+    if gold == "yes":
+        return RuleOutcome("correct", "yes_no", "states what the question asks: yes = yes")
+    return RuleOutcome("incorrect", "yes_no", "states what the question asks: yes ≠ no")
 
 
 def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:

@@ -41,6 +41,7 @@ from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.declines import ASKS_BACK, bare_decline, only_declines
 from ragmeter.scoring.crag.equivalence import (
+    affirmation_outcome,
     answered_figures,
     asks_for_score,
     contradicted_values,
@@ -463,8 +464,10 @@ class CragScorer:
                 rule_detail=hedge.text,
                 rule_span=(hedge.start, hedge.end),
             )
-        settled = settle(question.query, answers, said, list_gold=list_gold) or opening_outcome(
-            question.query, answers, said
+        settled = (
+            settle(question.query, answers, said, list_gold=list_gold)
+            or opening_outcome(question.query, answers, said)
+            or affirmation_outcome(question.query, answers, said)
         )
         if settled is not None:
             return _ruled(common, settled)
