@@ -176,6 +176,34 @@ def test_a_reason_that_declines_is_the_whole_reply() -> None:
     assert found is not None and found.text == "The documents do not contain this."
 
 
+def test_a_final_tool_call_printed_as_the_reply_is_read_by_its_arguments() -> None:
+    declined = read_structured('submit_answer(answer=None, found=False, reason="no credits")')
+    assert declined is not None and declined.text == "No answer. no credits."
+    unfound = read_structured('finish(found=False, reason="not in sources")')
+    assert unfound is not None and unfound.answer == ""
+    noted = 'submit_answer(answer="UConn, Miami", found=True, note="men\'s Final Four")'
+    found = read_structured(noted)
+    assert found is not None and found.text == "men's Final Four. Answer: UConn, Miami"
+    # A call the cut stopped part-way keeps what it wrote in full.
+    cut = read_structured(
+        'submit_answer(answer="about 41,000", found=True, note="2021 cens', cut_off=True
+    )
+    assert cut is not None and cut.answer == "about 41,000"
+    # Prose, positional arguments or a call with code in it are no structured output.
+    assert read_structured("submit_answer is what it called") is None
+    assert read_structured('submit_answer("Paris")') is None
+    assert read_structured("submit_answer(answer=lookup(x))") is None
+
+
+def test_a_decline_in_a_tool_call_or_by_cant_tell_is_missing(scorer: CragScorer) -> None:
+    query = "how many movies has david burris directed?"
+    for reply in (
+        'submit_answer(answer=None, found=False, reason="no film credits for David Burris")',
+        "Can't tell from what I retrieved: no filmography turns up for David Burris.",
+    ):
+        assert _label(scorer, "1", reply, query) == ("missing", "refusal"), reply
+
+
 class _RecordingJudge:
     """A judge that says correct when the gold's words are in what it is shown."""
 

@@ -11,7 +11,9 @@ it amounts to, so the rules and judges read it as they read any other; the JSON 
 reaches a judge. A YAML block that opens with ``answer:`` (``answer: null`` over ``reason:
 ...``, ``sources:`` over ``- item`` lines) is read as the same fields. Tagged output
 (``<answer>5</answer><evidence>...</evidence>``, a reply after ``<think> ... </think>``) is
-read the same way, its elements as the object's fields.
+read the same way, its elements as the object's fields, and so is a function-calling
+pipeline's final call printed as text (``submit_answer(answer=None, found=False, reason=...)``),
+its keyword arguments as the fields.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ _PREMISE_KEYS = ("false_premise", "invalid_question", "premise_false", "invalid_
 _KNOWN = {
     *_ANSWER_KEYS, *_REASON_KEYS, *_EVIDENCE_KEYS, *_NOTE_KEYS, *_CANDIDATE_KEYS,
     *_PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
-    "sources", "source", "citation", "citations", "source_ids", "docs", "documents",
+    "sources", "source", "citation", "citations", "source_ids", "docs", "documents", "found",
 }  # fmt: skip
 # Values a reader takes as "no answer here" (the rubric's null, empty or N/A). "none" is
 # left an answer: a president with no vice president.
@@ -198,7 +200,8 @@ def _sentence(text: str) -> str:
 def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredReading | None:
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
     neither a JSON object, a list literal, a YAML block, ``answer=`` fields, a CSV block with
-    an ``answer`` column, one XML element with attributes nor a well-formed tagged output
+    an ``answer`` column, one XML element with attributes, one function call with keyword
+    arguments nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
@@ -211,6 +214,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _key_value_fields(prediction)
             or _csv_fields(prediction, cut_off=cut_off)
             or _xml_fields(prediction)
+            or _call_fields(prediction, cut_off=cut_off)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -330,6 +334,40 @@ def _xml_fields(text: str) -> dict[str, Any] | None:
     return fields
 
 
+# 'submit_answer(answer="Oslo", found=True, note="2021 figure")', 'finish(answer=None,
+# reason="not in sources")': a function-calling pipeline's final tool call printed as its
+# reply; its keyword arguments are the fields.
+_CALL_OPENING = re.compile(r"^\s*[A-Za-z_][\w.]*\(\s*[A-Za-z_]\w*\s*=")
+_CALL_CHARS = 4_000
+# What a call cut off by the 75-token limit lacks at its end, tried in turn.
+_CALL_ENDINGS = ("", ")", '")', "')")
+
+
+def _call_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
+    """The keyword arguments of a reply that is one function call with literal arguments,
+    else None. A call the cut stopped part-way keeps the arguments written in full."""
+    body = text.strip()
+    if not _CALL_OPENING.match(body) or len(body) > _CALL_CHARS:
+        return None
+    for ending in _CALL_ENDINGS if cut_off else ("",):
+        try:
+            call = ast.parse(body + ending, mode="eval").body
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        if not isinstance(call, ast.Call) or call.args:
+            return None
+        fields: dict[str, Any] = {}
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return None
+            try:
+                fields[keyword.arg.lower()] = ast.literal_eval(keyword.value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return None
+        return fields
+    return None
+
+
 def _yaml_fields(text: str) -> dict[str, Any] | None:
     """The top-level fields of a YAML block that opens with ``answer:``, else None."""
     # A code fence around the block is its wrapper, not a line of it.
@@ -390,7 +428,13 @@ def _reading(found: Mapping[str, Any], trailing: str) -> StructuredReading:
         and _NO_ANSWER_STATUS.search(status[1]) is not None
         and (answer_field is None or no_value)
     )
-    declined = no_value or no_answer_status
+    # found=False: the call's own word that it has no answer.
+    not_found = _field(found, ("found",))
+    declined = (
+        no_value
+        or no_answer_status
+        or (not_found is not None and not_found[1] is False and answer_field is None)
+    )
     if answer_field is None and not declined:
         # No answer key: the fields it gives are what it says ({"winner": "Arsenal"}).
         said = {k: v for k, v in found.items() if k.lower() not in _KNOWN}
