@@ -21,6 +21,7 @@ from ragmeter.scoring.crag.equivalence import (
     partner_named,
     place_before_country,
     plain_list,
+    restated_with_gold,
     restates_question,
     settle,
     split_items,
@@ -752,3 +753,18 @@ def test_a_yes_no_question_answered_by_stating_it_is_so() -> None:
     assert (
         affirmation_outcome(options, ["yes"], "The movie was named In Darkness at first.") is None
     )
+
+
+def test_a_one_sentence_reply_that_restates_the_question_around_the_gold_name() -> None:
+    query = "do you know who the director of parkland is?"
+    gold = ["peter landesman"]
+    said = restated_with_gold(query, gold, "Parkland (2013) was directed by Peter Landesman.")
+    assert said is not None and said.label == "correct"
+    for reply in (
+        "Parkland was directed by Peter Landesman and Tom Hanks.",  # a word of its own
+        "Parkland was probably directed by Peter Landesman.",  # doubt
+        "Parkland was not directed by Peter Landesman.",  # a denial
+        "Parkland was directed by Peter Landesman. He also wrote it.",  # a second sentence
+        "Parkland (the remake) was directed by Peter Landesman.",  # an aside that names
+    ):
+        assert restated_with_gold(query, gold, reply) is None, reply

@@ -74,6 +74,7 @@ __all__ = [
     "picks_neither_alone",
     "place_before_country",
     "plain_list",
+    "restated_with_gold",
     "restates_question",
     "says_none",
     "says_tied",
@@ -1047,6 +1048,51 @@ def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> Rule
     if denies(prediction) or states_doubt(prediction) or _QUALIFIED_OPENING.search(prediction):
         return None
     return RuleOutcome("correct", "opens_with_gold", answers[0])
+
+
+# "Parkland (2013)": a year or a short figure in brackets dates or counts; it names nothing.
+_FIGURE_ASIDE = re.compile(r"\s*\(\s*[\d\s,.–-]{1,12}\)")
+
+
+def restated_with_gold(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """Correct when a one-sentence reply is the question restated around the gold name and
+    nothing else ("Parkland (2013) was directed by Peter Landesman." to "who is the director
+    of parkland?"): a name of two to four words, every other word the question's (or a
+    function word, or a year in brackets), denying, doubting and qualifying nothing."""
+    if not answers or comparison_options(query) is not None:
+        return None
+    gold = tokens(answers[0])
+    low, high = _OPENING_NAME_WORDS
+    if not low <= len(gold) <= high or any(any(c.isdigit() for c in t) for t in gold):
+        return None
+    if yes_no_gold(answers) is not None or is_invalid_gold(answers):
+        return None
+    plain = _FIGURE_ASIDE.sub("", prediction).strip()
+    if len([p for p in _SENTENCE_END.split(plain) if p.strip()]) != 1 or "\n" in plain:
+        return None
+    said = tokens(plain)
+    at = next((i for i in range(len(said)) if said[i : i + len(gold)] == gold), None)
+    if at is None:
+        return None
+    rest = said[:at] + said[at + len(gold) :]
+    asked = {_stem(w) for w in tokens(query)}
+    if not rest or not all(
+        w in FUNCTION_WORDS or _stem(w) in asked or _shares_stem(w, asked) for w in rest
+    ):
+        return None
+    if denies(prediction) or states_doubt(prediction) or _UNPLAIN.search(plain):
+        return None
+    return RuleOutcome("correct", "opens_with_gold", f"the question restated around {answers[0]}")
+
+
+_SHARED_PREFIX = 6
+
+
+def _shares_stem(word: str, asked: set[str]) -> bool:
+    # "directed" and "director" share "direct".
+    return len(word) >= _SHARED_PREFIX and any(
+        len(a) >= _SHARED_PREFIX and a[:_SHARED_PREFIX] == word[:_SHARED_PREFIX] for a in asked
+    )
 
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.

@@ -51,6 +51,7 @@ from ragmeter.scoring.crag.equivalence import (
     only_part_of_the_date,
     opening_outcome,
     plain_list,
+    restated_with_gold,
     restates_question,
     settle,
     unknown_outcome,
@@ -468,6 +469,7 @@ class CragScorer:
             settle(question.query, answers, said, list_gold=list_gold)
             or opening_outcome(question.query, answers, said)
             or affirmation_outcome(question.query, answers, said)
+            or restated_with_gold(question.query, answers, said)
         )
         if settled is not None:
             return _ruled(common, settled)
