@@ -25,6 +25,9 @@ from ragmeter.scoring.refusal import is_refusal
         "Hmm, I couldn't dig up who directed that special, sorry! The title page should list it.",
         "I couldn't find their results from last week, so I can't total the goals. \u26bd The"
         " league app will show the scores!",
+        # What its sources lack is its decline again, no denial of the world's.
+        "Can't tell from what I retrieved: no pages name an upcoming Vin Diesel action comedy.",
+        "No grounded answer: none of the retrieved pages mention a novel by Chris Brown.",
     ],
 )
 def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:

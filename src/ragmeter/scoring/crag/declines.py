@@ -47,6 +47,11 @@ _DECLINING_NEGATION = re.compile(
     r"|cant|couldnt|dont|doesnt|didnt|isnt|arent|wasnt|wont)\s+(?:\w+\s+){0,2}?(?:give|provide"
     r"|confirm|say|tell|find|verify|determine|know|have|see|locate|access|answer|share|report"
     r"|sure|certain|aware|available|able|total|add up|compute|calculate|work out|average)\b"
+    # "no pages name ...", "none of the sources mention ...": what its sources lack.
+    r"|\b(?:no|none of the|none of my)\s+(?:retrieved\s+|search\s+)?(?:pages?|sources?"
+    r"|documents?|results?|passages?|snippets?|records?|articles?)\s+(?:\w+\s+){0,1}?(?:name"
+    r"|names|mention|mentions|give|gives|list|lists|link|links|show|shows|say|says|state"
+    r"|states|contain|contains|include|includes|cover|covers|turn up|turns up)\b"
 )
 _DENIAL = re.compile(
     r"\b(?:no|not|never|none|nothing|zero|nobody|neither|nor|false|incorrect|wrong|mistaken"
