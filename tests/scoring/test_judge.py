@@ -155,6 +155,7 @@ def test_a_tie_in_the_gold_is_met_by_a_tie_in_the_answer_without_a_model() -> No
         "Great question! They're actually tied: one nomination each, and both won.",
         "equal (1 each)",
         "Neither: Inception and X each received one nomination, and both won.",
+        "Inception and X each received one nomination, and both won.\nFINAL ANSWER: neither",
     ):
         check = asyncio.run(judge.check(query, gold, said))
         assert (check.verdict, check.calls) == ("correct", 0), said

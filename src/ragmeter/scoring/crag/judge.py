@@ -742,7 +742,11 @@ class LLMJudge:
         if (
             comparison_options(question) is not None
             and says_tied(gold)
-            and says_tied(prediction, question)
+            # "... each received one nomination. FINAL ANSWER: neither" ties in its final answer.
+            and (
+                says_tied(prediction, question)
+                or says_tied(final_answer(prediction) or "", question)
+            )
         ):
             # "Both have won an Oscar" and "They're tied: one nomination each, both won".
             return GoldCheck(
