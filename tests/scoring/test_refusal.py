@@ -17,6 +17,9 @@ from ragmeter.scoring.refusal import (
 )
 
 REFUSALS = [
+    # An apology before "but" is no answer the decline qualifies.
+    "I apologize, but I couldn't find any information about the director in the documents.",
+    "I'm so sorry but I can't find it.",
     "I don't know",
     "i don’t know.",
     "I DO NOT KNOW!",

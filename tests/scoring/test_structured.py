@@ -195,6 +195,22 @@ def test_a_final_tool_call_printed_as_the_reply_is_read_by_its_arguments() -> No
     assert read_structured("submit_answer(answer=lookup(x))") is None
 
 
+def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
+    one = read_structured("(Your Sister's Sister, directed_by, Lynn Shelton)")
+    assert one is not None and one.text == "Lynn Shelton"
+    many = read_structured("(Shania Twain, album, Queen of Me); (Shania Twain, album, Now)")
+    assert many is not None and many.answer == "Queen of Me, Now"
+    # "?" leaves the object open: no answer; a verdict after a triple is a yes or a no.
+    open_object = read_structured("(RS, close_price_2024-02-27, ?)")
+    assert open_object is not None and open_object.answer == ""
+    judged = read_structured("(Rust, has_garbage_collection, true): false")
+    assert judged is not None and judged.answer == "no"
+    # Each option's value, or a verdict beside a correcting triple, is read as written.
+    assert read_structured("(Tom Brady, titles, 7); (Patrick Mahomes, titles, 3)") is None
+    assert read_structured("(X, played_at, Woodstock 2020): false; (X, played_at, 1969)") is None
+    assert read_structured("(a, b, c) is what I found") is None
+
+
 def test_a_decline_in_a_tool_call_or_by_cant_tell_is_missing(scorer: CragScorer) -> None:
     query = "how many movies has david burris directed?"
     for reply in (

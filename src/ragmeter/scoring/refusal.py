@@ -219,11 +219,22 @@ _NEGATIONS = frozenset(["not", "no", "never", "nothing", "none"])
 _BEST_GUESS = re.compile(r"(?<!\S)best guess(?!\S)")
 
 
+# "I apologize, but I couldn't find ...", "Sorry but ...": an apology before the connector is
+# no answer that the decline qualifies.
+_APOLOGY_WORDS = frozenset(
+    [
+        *("i", "im", "am", "we", "are", "so", "very", "really", "truly", "deeply", "terribly"),
+        *("sorry", "apologize", "apologise", "apologies", "my", "our", "unfortunately", "afraid"),
+        *("regret", "regretfully", "sadly", "oh", "hmm", "well", "ah", "alas"),
+    ]
+)
+
+
 def _hedged_answer(norm: str, start: int, end: int) -> bool:
     """True when the text around a refusal phrase still commits to an answer."""
     before = norm[:start].split()
     if len(before) >= 2 and before[-1] in _CONNECTORS:
-        return True
+        return not set(before[:-1]) <= _APOLOGY_WORDS
     if _BEST_GUESS.search(norm, end):
         # "Abstained (0.24). Best guess: X-Men.": the guess is its answer, for the rules on
         # hedges to judge.

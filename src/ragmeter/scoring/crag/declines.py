@@ -49,7 +49,7 @@ _DECLINING_NEGATION = re.compile(
     r"|sure|certain|aware|available|able|total|add up|compute|calculate|work out|average)\b"
     # "no pages name ...", "none of the sources mention ...": what its sources lack.
     r"|\b(?:no|none of the|none of my)\s+(?:retrieved\s+|search\s+)?(?:pages?|sources?"
-    r"|documents?|results?|passages?|snippets?|records?|articles?)\s+(?:\w+\s+){0,1}?(?:name"
+    r"|documents?|results?|passages?|snippets?|records?|articles?)\s+(?:\w+\s+){0,2}?(?:name"
     r"|names|mention|mentions|give|gives|list|lists|link|links|show|shows|say|says|state"
     r"|states|contain|contains|include|includes|cover|covers|turn up|turns up)\b"
 )

@@ -201,7 +201,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
     neither a JSON object, a list literal, a YAML block, ``answer=`` fields, a CSV block with
     an ``answer`` column, one XML element with attributes, one function call with keyword
-    arguments nor a well-formed tagged output
+    arguments, knowledge-graph triples nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
@@ -215,6 +215,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _csv_fields(prediction, cut_off=cut_off)
             or _xml_fields(prediction)
             or _call_fields(prediction, cut_off=cut_off)
+            or _triple_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -366,6 +367,59 @@ def _call_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
                 return None
         return fields
     return None
+
+
+# "(Harlow Bridge, opening_date, 2019-06-04)", "(A, member, X); (A, member, Y)", "(Mill Town
+# FC, league_titles, ?)", "(X, original_title, Y): false": a knowledge-graph pipeline's
+# result printed as triples. The objects are the answer; "?" leaves it open; a verdict after a
+# triple answers yes or no about it.
+_TRIPLE = re.compile(
+    r"\(\s*(?P<subject>[^()]+?)\s*,\s*(?P<relation>[^(),]+?)\s*,\s*(?P<object>[^()]*?)\s*\)"
+    r"(?:\s*:\s*(?P<verdict>true|false|\?))?",
+    re.IGNORECASE,
+)
+_TRIPLE_JOINER = re.compile(r"\s*[;\n]\s*")
+_OPEN_OBJECT = frozenset({"", "?", "unknown", "none", "null", "n/a"})
+
+
+def _triple_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a reply that is nothing but triples, else None."""
+    body = text.strip()
+    if not body.startswith("("):
+        return None
+    found: list[re.Match[str]] = []
+    at = 0
+    while at < len(body):
+        m = _TRIPLE.match(body, at)
+        if m is None:
+            return None
+        found.append(m)
+        joiner = _TRIPLE_JOINER.match(body, m.end())
+        at = joiner.end() if joiner and joiner.end() > m.end() else m.end()
+        if at == m.end() and at < len(body):
+            return None
+    judged = [m for m in found if m.group("verdict")]
+    subjects = {m.group("subject").lower() for m in found}
+    if (judged and len(judged) != len(found)) or (not judged and len(subjects) > 1):
+        # A verdict beside a correcting triple, or a comparison's values for each option:
+        # read as written, where the subjects stay beside their objects.
+        return None
+    verdicts = {m.group("verdict").lower() for m in judged}
+    stated = "; ".join(
+        f"{m.group('subject')} {m.group('relation').replace('_', ' ')} {m.group('object')}"
+        for m in found
+    )
+    if verdicts:
+        if verdicts == {"true"}:
+            return {"answer": "yes", "evidence": stated}
+        if verdicts == {"false"}:
+            return {"answer": "no", "evidence": stated}
+        return {"answer": None}
+    objects = [m.group("object") for m in found]
+    if all(o.strip().lower() in _OPEN_OBJECT for o in objects):
+        return {"answer": None}
+    known = [o for o in objects if o.strip().lower() not in _OPEN_OBJECT]
+    return {"answer": known[0] if len(known) == 1 else known}
 
 
 def _yaml_fields(text: str) -> dict[str, Any] | None:
