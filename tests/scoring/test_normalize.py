@@ -84,6 +84,11 @@ def test_source_markers_are_dropped() -> None:
         "Its P/E ratio is approximately 16."
     )
     assert strip_citation_markers("A and B [1][2], C [3, 4] and D [2-4].") == "A and B, C and D."
+    # An assistants API's file-search annotations; their digits are no figure either.
+    annotated = (
+        "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."
+    )
+    assert strip_citation_markers(annotated) == "a ratio of 4.6 to 1, 23 in all."
     assert strip_citation_markers("as noted [^1]") == "as noted"
     # A tally of sources, with the dissent it reports, is no part of the answer.
     assert strip_citation_markers("John Wick: Chapter 4 (5/5 sources)") == "John Wick: Chapter 4"
