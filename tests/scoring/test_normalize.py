@@ -89,6 +89,12 @@ def test_source_markers_are_dropped() -> None:
         "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."
     )
     assert strip_citation_markers(annotated) == "a ratio of 4.6 to 1, 23 in all."
+    # A source named by its number: the number is no figure.
+    assert (
+        strip_citation_markers("We see passage 1 lists 11 teams.")
+        == "We see a passage lists 11 teams."
+    )
+    assert strip_citation_markers("result 2.5 holds") == "result 2.5 holds"
     assert strip_citation_markers("as noted [^1]") == "as noted"
     # A tally of sources, with the dissent it reports, is no part of the answer.
     assert strip_citation_markers("John Wick: Chapter 4 (5/5 sources)") == "John Wick: Chapter 4"

@@ -340,6 +340,15 @@ def contains_in_order(text: str, part: str, max_gap: int = 3, max_words: int = 8
 _CITATION_MARKER = re.compile(r"[ \t]*(?:\[\^?\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\])+(?![\w(])")
 
 
+# "We see passage 1 lists ...", "source 3 says ...": a source named by its number; the number
+# is no figure of the answer.
+_NUMBERED_SOURCE = re.compile(
+    r"\b(passage|snippet|chunk|document|doc|source|excerpt|context|result|reference)"
+    r"\s*#?\s*\d{1,2}\b(?![.,]\d)",
+    re.IGNORECASE,
+)
+
+
 # "【4:0†page_1.html】": a file-search annotation an assistants API leaves in the text.
 _ANNOTATION = re.compile(r"[ \t]*\u3010[^\u3011\n]{0,120}\u3011")
 
@@ -356,10 +365,11 @@ _SOURCE_TALLY = re.compile(
 
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
-    2019【4:1†page_2.html】." -> "... 2019."), and tallies
+    2019【4:1†page_2.html】." -> "... 2019."; "passage 2 says" -> "a passage says"), and tallies
     of sources ("1929 to 1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they
     point at sources and are no figure or claim of the answer."""
-    return _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", _ANNOTATION.sub("", text)))
+    text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", _ANNOTATION.sub("", text)))
+    return _NUMBERED_SOURCE.sub(r"a \1", text)
 
 
 # A closing line that lists where the answer came from: "Sources: [1] en.wikipedia.org".
