@@ -228,6 +228,8 @@ def test_list_items() -> None:
     assert counted is not None and counted.label == "correct"
     plus = list_outcome(gold, "Maddox + Pax + Zahara + Shiloh")
     assert plus is not None and plus.label == "correct"
+    slashed = list_outcome(gold, "Maddox / Pax / Zahara / Shiloh")
+    assert slashed is not None and slashed.label == "correct"
     piped = list_outcome(gold, "Maddox | Pax | Zahara | Shiloh")
     assert piped is not None and piped.label == "correct"
     # Between figures "+" is a sum, not a list.

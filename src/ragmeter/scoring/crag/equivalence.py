@@ -1097,9 +1097,9 @@ def _shares_stem(word: str, asked: set[str]) -> bool:
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.
 # " + " joins items like "plus" ("Point guard + Center"); between figures it is a sum.
-# " | " joins them as a fragment printer does ("Court | Evert | Graf").
+# " | " and " / " join them as a fragment printer does ("Court | Evert | Graf").
 _ITEM_SPLIT = re.compile(
-    r"\s*(?:[,;\n]|\band\b|\bplus\b|(?<=[^\d\s])\s\+\s(?=[^\d\s])|\s\|\s|\(?\d+[.)]\s)\s*",
+    r"\s*(?:[,;\n]|\band\b|\bplus\b|(?<=[^\d\s])\s\+\s(?=[^\d\s])|\s[|/]\s|\(?\d+[.)]\s)\s*",
     re.IGNORECASE,
 )
 # "(1) Coco Gauff (2) Jessica Pegula": numbers in brackets that number a list's items.
