@@ -205,6 +205,8 @@ def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
     assert open_object is not None and open_object.answer == ""
     judged = read_structured("(Rust, has_garbage_collection, true): false")
     assert judged is not None and judged.answer == "no"
+    # A triple marked false says it is not so: a premise it corrects.
+    assert judged.text == "It is not true that Rust has garbage collection true. Answer: no"
     # Each option's value, or a verdict beside a correcting triple, is read as written.
     assert read_structured("(Tom Brady, titles, 7); (Patrick Mahomes, titles, 3)") is None
     assert read_structured("(X, played_at, Woodstock 2020): false; (X, played_at, 1969)") is None

@@ -413,7 +413,8 @@ def _triple_fields(text: str) -> dict[str, Any] | None:
         if verdicts == {"true"}:
             return {"answer": "yes", "evidence": stated}
         if verdicts == {"false"}:
-            return {"answer": "no", "evidence": stated}
+            # The triple a question assumes, marked false, says it is not so.
+            return {"answer": "no", "evidence": f"It is not true that {stated}"}
         return {"answer": None}
     objects = [m.group("object") for m in found]
     if all(o.strip().lower() in _OPEN_OBJECT for o in objects):
