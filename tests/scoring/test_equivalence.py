@@ -477,6 +477,8 @@ def test_a_declining_reply_that_guesses_a_figure() -> None:
     # The whole sentence about what is usual is context, past its commas too.
     usual = "I don't have recent quotes. Warrants usually trade for cents, often under $0.10."
     assert not guessed_values(["$0.01"], usual)
+    averages = "Not in retrieved pages (only general board-meeting averages, \u22488/yr)."
+    assert not guessed_values(["25"], averages)
     # Days of a range and the second year of a season are no count.
     assert not guessed_values(["98"], "It was preseason, before the 2022-23 season. I don't know.")
     assert not guessed_values(["1889100"], "I don't have that data; look up Feb 1-7, 2024.")

@@ -17,6 +17,10 @@ from ragmeter.scoring.refusal import (
 )
 
 REFUSALS = [
+    # Vendors' fixed declines: a knowledge-base service's and an index's empty retrieval.
+    "Sorry, I am unable to assist you with this request.",
+    "Empty Response",
+    "Not in retrieved pages (only the Feb 27 close).",
     # An apology before "but" is no answer the decline qualifies.
     "I apologize, but I couldn't find any information about the director in the documents.",
     "I'm so sorry but I can't find it.",

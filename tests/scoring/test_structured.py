@@ -195,6 +195,18 @@ def test_a_final_tool_call_printed_as_the_reply_is_read_by_its_arguments() -> No
     assert read_structured("submit_answer(answer=lookup(x))") is None
 
 
+def test_a_json_object_cut_before_its_answer_field_gives_no_answer(scorer: CragScorer) -> None:
+    working = '{\n  "reasoning": "Whole Foods ($13.7 billion), MGM ($8.45 billion); 13.7 + 8.45 = 2'
+    cut = read_structured(working, cut_off=True)
+    assert cut is not None and cut.cut_before_answer
+    # Uncut, or cut after its answer, it is read as before.
+    answered = read_structured('{"reasoning": "x", "answer": "Apple", "answerable":', cut_off=True)
+    assert answered is not None and not answered.cut_before_answer and answered.answer == "Apple"
+    long = working + "6.05; 26.05 / 3 = 8.68" * 20
+    s = asyncio.run(scorer.score(q("$8.68 billion", query="average cost?"), long))
+    assert (s.label, s.rule) == ("missing", "answer_past_cut")
+
+
 def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
     one = read_structured("(Your Sister's Sister, directed_by, Lynn Shelton)")
     assert one is not None and one.text == "Lynn Shelton"

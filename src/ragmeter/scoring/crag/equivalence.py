@@ -421,7 +421,9 @@ def _count_in_words(answers: Sequence[str], prediction: str) -> bool:
 
 _GENERAL = re.compile(
     # "Most boards meet 5-10 times a year": what is usual, opening its sentence.
-    r"\b(?:usually|typically|normally|generally|on\s+average|in\s+general)\b|^\W*most\s",
+    # "(only general board-meeting averages, ≈8/yr)": what is usual, said as such.
+    r"\b(?:usually|typically|normally|generally|general|averages|on\s+average|in\s+general)\b"
+    r"|^\W*most\s",
     re.I,
 )
 

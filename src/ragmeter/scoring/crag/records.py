@@ -104,7 +104,8 @@ RuleName = Literal[
 - ``opens_with_gold``: a sentence opens with the gold name as its subject ("Lynn Shelton
   directed it."), with no denial, doubt, qualifier or second name (correct).
 - ``answer_past_cut``: the 75-token cut fell where the prediction was about to give the figure
-  it worked towards ("That makes an average of"); the figures before are working (missing).
+  it worked towards ("That makes an average of"), or inside a JSON object before its answer
+  field; the figures before are working (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 

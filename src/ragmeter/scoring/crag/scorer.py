@@ -292,6 +292,13 @@ class CragScorer:
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
         structured = read_structured(cut, cut_off=truncated)
+        if structured is not None and structured.cut_before_answer:
+            return ScoredSample(
+                **common,
+                label="missing",
+                rule="answer_past_cut",
+                rule_detail="the cut falls inside a structured output before its answer field",
+            )
         if structured is not None:
             cut = structured.text
         # "Sirius XM" against the gold "siri": a company named in words, read with its ticker.

@@ -70,6 +70,9 @@ class StructuredReading:
     """Candidates it names beside its answer that are not the answer."""
     candidates_key: str | None
     """The key under which it named them, as written, to point at in an explanation."""
+    cut_before_answer: bool = False
+    """A JSON object the 75-token cut stopped before it wrote any answer field: its working
+    ("reasoning": ...) is all that is read, and it gives no answer."""
 
 
 def _decode(text: str) -> tuple[dict[str, Any], str] | None:
@@ -83,12 +86,16 @@ def _decode(text: str) -> tuple[dict[str, Any], str] | None:
     try:
         found, end = decoder.raw_decode(body)
     except json.JSONDecodeError:
-        return _fields_written(body, decoder), ""
+        return _fields_written(body, decoder), _CUT_MARK
     if not isinstance(found, dict):
         return None
     rest = body[end:]
     rest = _FENCE_CLOSE.sub("", rest, count=1)
     return found, rest.strip().strip("`").strip()
+
+
+_CUT_MARK = "\x00cut"
+"""What `_decode` gives as the text after an object that was cut off part-way."""
 
 
 def without_wrapper_fence(text: str) -> str:
@@ -221,6 +228,19 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             return _reading(fields, "")
         return _read_tagged(prediction, cut_off)
     found, trailing = decoded
+    if trailing == _CUT_MARK:
+        trailing = ""
+        if cut_off and _field(found, (*_ANSWER_KEYS, "status")) is None:
+            # '{"reasoning": "... 13.7 + 8.45 + 3.9 = 26.05; 26' and no "answer" yet: the
+            # object was cut in its working, before the field it answers in.
+            return StructuredReading(
+                text="",
+                answer="",
+                beside="",
+                alternatives=(),
+                candidates_key=None,
+                cut_before_answer=True,
+            )
     return _reading(found, trailing) if found else None
 
 
