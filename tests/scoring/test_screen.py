@@ -178,6 +178,7 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         "She appeared in 32 films.",
         "It appears on Feliz Cumpleaños Ferxxo, released in 2022.",
         "The premise appears to be false: he never released a novel.",
+        "There seems to be some confusion: Lyon did not play a match yesterday.",
         # Doubt about something else than the answer, after it.
         "Christopher Nolan. I'd say it is his best film.",
         # "I would say X" states X (the adversarial suite's controls hold it).

@@ -306,7 +306,9 @@ _SOFT_DOUBT = re.compile(
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
     # "The premise appears to be false" doubts the question, not the answer.
     r"|(?<!premise\s)(?<!question\s)(?<!assumption\s)"
-    r"\b(?:appears?|appeared|seems?|seemed)\s+(?:not\s+|never\s+|ever\s+)?to\s+(?:be|have)\b",
+    r"\b(?:appears?|appeared|seems?|seemed)\s+(?:not\s+|never\s+|ever\s+)?to\s+(?:be|have)\b"
+    # "There seems to be some confusion: ..." doubts the question, as a premise it corrects.
+    r"(?!\s+(?:(?:some|a|an)\s+)?(?:confusion|misunderstanding|mix-?up|mistake|misconception))",
     re.IGNORECASE,
 )
 _DOUBT_OPENING = re.compile(
