@@ -152,10 +152,10 @@ def test_a_restated_yes_no_question_answers_it(truncator: Truncator) -> None:
         qid="q2",
         query="is level 16 how that movie was officially named at first?",
     )
-    # To a yes/no question, a restatement says yes: no rule settles it, a judge would.
+    # To a yes/no question, a plain restatement of all it asks says yes.
     said = "The movie was officially named Level 16 at first."
     s = asyncio.run(scorer.score(first, said))
-    assert s.rule == "unmatched_rules_only", s
+    assert (s.label, s.rule) == ("correct", "yes_no"), s
     other = first.model_copy(
         update={
             "query": "which name was that movie officially given at first?",
