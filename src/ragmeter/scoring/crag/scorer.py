@@ -142,6 +142,13 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
     )
 
 
+# Llama 3.1's built-in tool call as the whole reply: its token, then one call with a query.
+_TOOL_CALL_ONLY = re.compile(
+    r"\s*<\|python_tag\|>\s*[A-Za-z_][\w.]*\(\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:\"[^\"\n]*\"|'[^'\n]*')"
+    r"\s*\)?\s*"
+)
+
+
 def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     """The prediction as the rules and judges read it: without a chat reply's pleasantries
     ("Great question!", "Let me know if you'd like more!"), without source markers, whose digits
@@ -286,6 +293,12 @@ class CragScorer:
             "truncated": truncated,
         }
         cut = without_stop_token(cut)
+        if _TOOL_CALL_ONLY.fullmatch(cut):
+            # '<|python_tag|>brave_search.call(query="...")': a model's built-in tool call
+            # submitted as its reply, its own special token first; it answers nothing.
+            return ScoredSample(
+                **common, label="missing", rule="refusal", rule_detail="a tool call, no answer"
+            )
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged

@@ -86,7 +86,11 @@ def _decode(text: str) -> tuple[dict[str, Any], str] | None:
     try:
         found, end = decoder.raw_decode(body)
     except json.JSONDecodeError:
-        return _fields_written(body, decoder), _CUT_MARK
+        literal = _dict_literal(body)
+        if literal is not None:
+            return literal
+        written = _fields_written(body, decoder)
+        return written, _CUT_MARK if written else ""
     if not isinstance(found, dict):
         return None
     rest = body[end:]
@@ -94,6 +98,30 @@ def _decode(text: str) -> tuple[dict[str, Any], str] | None:
     return found, rest.strip().strip("`").strip()
 
 
+# What a Python dict cut off part-way lacks at its end, tried in turn.
+_DICT_ENDINGS = ("", "'}", '"}', "}", "...'}", '..."}')
+
+
+def _dict_literal(body: str) -> tuple[dict[str, Any], str] | None:
+    """A reply that is a Python dict's repr ("{'query': '...', 'result': '...'}", as a script
+    that prints a chain's output submits it), with string keys; a dict the cut stopped in its
+    last string keeps what it wrote. None for anything else."""
+    if len(body) > _CALL_CHARS or not _SINGLE_QUOTED_KEY.match(body):
+        return None  # a JSON object cut off part-way is read as one
+    for ending in _DICT_ENDINGS:
+        try:
+            found = ast.literal_eval(body.rstrip() + ending)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(found, dict) and found and all(isinstance(k, str) for k in found):
+            # The question it echoes ("query") is no part of what it says.
+            return {k: v for k, v in found.items() if k.lower() not in _ECHO_KEYS}, ""
+        return None
+    return None
+
+
+_ECHO_KEYS = frozenset({"query", "question", "input", "prompt"})
+_SINGLE_QUOTED_KEY = re.compile(r"\{\s*'")
 _CUT_MARK = "\x00cut"
 """What `_decode` gives as the text after an object that was cut off part-way."""
 
