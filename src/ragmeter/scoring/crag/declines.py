@@ -22,8 +22,10 @@ from ragmeter.scoring.refusal import default_detector
 
 __all__ = [
     "ASKS_BACK",
+    "asked_word",
     "asks_which_is_meant",
     "bare_decline",
+    "crude_stem",
     "names_what_is_asked",
     "only_declines",
     "speaks_only_of_itself",
@@ -81,7 +83,7 @@ def only_declines(reply: str) -> bool:
     return not _DENIAL.search(_DECLINING_NEGATION.sub(" ", norm[found.end :]))
 
 
-def _stem(word: str) -> str:
+def crude_stem(word: str) -> str:
     """A crude stem, so that "released" meets "release" and "settles" meets "settle"."""
     return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
 
@@ -133,7 +135,7 @@ _SELF_NOUNS_AND_VERBS = _words(
     iteration iterations query retrieval timeout grounded
     """
 )
-_SELF_STEMS = frozenset(_stem(w) for w in _SELF_WORDS)
+_SELF_STEMS = frozenset(crude_stem(w) for w in _SELF_WORDS)
 _DENIES = _words(
     "not no none nothing cannot cant couldnt dont doesnt didnt wont isnt arent wasnt werent"
     " unable unavailable without insufficient lack lacking stopped failed timeout timed"
@@ -157,9 +159,12 @@ def speaks_only_of_itself(query: str, reply: str) -> bool:
     words = normalize_text(reply).split()
     if not words or not _DENIES & set(words) or not _SELF_NOUNS_AND_VERBS & set(words):
         return False
-    asked = {_stem(w) for w in normalize_text(query).split()}
+    asked = {crude_stem(w) for w in normalize_text(query).split()}
     return all(
-        w in FUNCTION_WORDS or w in _SELF_WORDS or _stem(w) in _SELF_STEMS or _asked(w, asked)
+        w in FUNCTION_WORDS
+        or w in _SELF_WORDS
+        or crude_stem(w) in _SELF_STEMS
+        or asked_word(w, asked)
         for w in words
     )
 
@@ -167,9 +172,10 @@ def speaks_only_of_itself(query: str, reply: str) -> bool:
 _SHARED_STEM = 6
 
 
-def _asked(word: str, asked: set[str]) -> bool:
-    """True when ``word`` is one of the question's ("director" of "who directed ...?")."""
-    stem = _stem(word)
+def asked_word(word: str, asked: set[str]) -> bool:
+    """True when ``word`` is one of the question's, whose crude stems are ``asked`` ("director"
+    of "who directed ...?")."""
+    stem = crude_stem(word)
     if stem in asked:
         return True
     return len(stem) >= _SHARED_STEM and any(

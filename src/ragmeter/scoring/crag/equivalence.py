@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ragmeter.scoring.crag.counts import frequency_outcome, zero_outcome
+from ragmeter.scoring.crag.declines import asked_word, crude_stem
 from ragmeter.scoring.crag.names import CODES, acronym_of, is_place, same_name
 from ragmeter.scoring.crag.options import (
     comparison_options,
@@ -996,11 +997,6 @@ _UNPLAIN = re.compile(
 )
 
 
-def _stem(word: str) -> str:
-    # "performed" meets "perform", "titles" meets "title".
-    return re.sub(r"(?:ing|ed|es|s)?e?$", "", word) if len(word) > 4 else word
-
-
 def affirmation_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     """A yes/no question answered by stating that it is so: "The movie was officially named
     'In Darkness' at first." to "is in darkness how that movie was officially named at
@@ -1014,10 +1010,10 @@ def affirmation_outcome(query: str, answers: Sequence[str], prediction: str) -> 
     first = answer_sentence(prediction)
     if _DENIAL.search(first) or _UNPLAIN.search(first):
         return None
-    asked = {_stem(w) for w in tokens(query) if w not in FUNCTION_WORDS and w not in _ASKING}
+    asked = {crude_stem(w) for w in tokens(query) if w not in FUNCTION_WORDS and w not in _ASKING}
     if len(asked) < _AFFIRMED_WORDS:
         return None
-    said = {_stem(w) for w in tokens(first)}
+    said = {crude_stem(w) for w in tokens(first)}
     if not asked <= said:
         return None
     if gold == "yes":
@@ -1025,11 +1021,9 @@ def affirmation_outcome(query: str, answers: Sequence[str], prediction: str) -> 
     return RuleOutcome("incorrect", "yes_no", "states what the question asks: yes ≠ no")
 
 
-def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
-    """Correct when a sentence opens with the gold name as its subject ("Lynn Shelton
-    directed Your Sister's Sister." to "who directed it?"): a name of two to four words, no
-    figure, to a question that offers no options, in a reply that denies, doubts and
-    qualifies nothing and adds no second name beside it ("Lynn Shelton and Mark Duplass")."""
+def _gold_name(query: str, answers: Sequence[str]) -> list[str] | None:
+    """The gold's words when it is a name of two to four words with no figure, to a question
+    that offers no options and is no yes/no or false-premise question; else None."""
     if not answers or comparison_options(query) is not None:
         return None
     gold = tokens(answers[0])
@@ -1037,6 +1031,17 @@ def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> Rule
     if not low <= len(gold) <= high or any(any(c.isdigit() for c in t) for t in gold):
         return None
     if yes_no_gold(answers) is not None or is_invalid_gold(answers):
+        return None
+    return gold
+
+
+def opening_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """Correct when a sentence opens with the gold name as its subject ("Lynn Shelton
+    directed Your Sister's Sister." to "who directed it?"): a name of two to four words, no
+    figure, to a question that offers no options, in a reply that denies, doubts and
+    qualifies nothing and adds no second name beside it ("Lynn Shelton and Mark Duplass")."""
+    gold = _gold_name(query, answers)
+    if gold is None:
         return None
     said = tokens(prediction)
     if said[: len(gold)] != gold or len(said) <= len(gold) + 1:
@@ -1061,13 +1066,8 @@ def restated_with_gold(query: str, answers: Sequence[str], prediction: str) -> R
     nothing else ("Parkland (2013) was directed by Peter Landesman." to "who is the director
     of parkland?"): a name of two to four words, every other word the question's (or a
     function word, or a year in brackets), denying, doubting and qualifying nothing."""
-    if not answers or comparison_options(query) is not None:
-        return None
-    gold = tokens(answers[0])
-    low, high = _OPENING_NAME_WORDS
-    if not low <= len(gold) <= high or any(any(c.isdigit() for c in t) for t in gold):
-        return None
-    if yes_no_gold(answers) is not None or is_invalid_gold(answers):
+    gold = _gold_name(query, answers)
+    if gold is None:
         return None
     plain = _FIGURE_ASIDE.sub("", prediction).strip()
     if len([p for p in _SENTENCE_END.split(plain) if p.strip()]) != 1 or "\n" in plain:
@@ -1077,24 +1077,12 @@ def restated_with_gold(query: str, answers: Sequence[str], prediction: str) -> R
     if at is None:
         return None
     rest = said[:at] + said[at + len(gold) :]
-    asked = {_stem(w) for w in tokens(query)}
-    if not rest or not all(
-        w in FUNCTION_WORDS or _stem(w) in asked or _shares_stem(w, asked) for w in rest
-    ):
+    asked = {crude_stem(w) for w in tokens(query)}
+    if not rest or not all(w in FUNCTION_WORDS or asked_word(w, asked) for w in rest):
         return None
     if denies(prediction) or states_doubt(prediction) or _UNPLAIN.search(plain):
         return None
     return RuleOutcome("correct", "opens_with_gold", f"the question restated around {answers[0]}")
-
-
-_SHARED_PREFIX = 6
-
-
-def _shares_stem(word: str, asked: set[str]) -> bool:
-    # "directed" and "director" share "direct".
-    return len(word) >= _SHARED_PREFIX and any(
-        len(a) >= _SHARED_PREFIX and a[:_SHARED_PREFIX] == word[:_SHARED_PREFIX] for a in asked
-    )
 
 
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.
