@@ -40,6 +40,7 @@ from ragmeter.scoring.crag.values import find_values
         ("Roger Taylor和John Deacon", "Roger Taylor and John Deacon"),
         ("《寻梦环游记》(Coco) won in 2018.", "Coco won in 2018."),
         ("Germany……更正：Spain。", "Germany... Correction: Spain."),
+        ("正确答案是ALBERTO SCIAMMA。", "The correct answer is ALBERTO SCIAMMA."),
     ],
 )  # fmt: skip
 def test_chinese_read_as_english(text: str, english: str) -> None:

@@ -122,7 +122,9 @@ _PHRASES = {
     "不对": " wait, that's wrong, ", "我说错了": " wait, that's wrong, ", "更正": " Correction ",
     "应该是": " it is ", "也可能是": " it might also be ",
     # Answers and approximations.
-    "分别是": " namely ", "分别为": " namely ", "是的": " yes ", "将近": " nearly ",
+    "正确答案是": " The correct answer is ", "答案是": " The answer is ",
+    "答案为": " The answer is ", "分别是": " namely ", "分别为": " namely ",
+    "是的": " yes ", "将近": " nearly ",
     "超过": " over ", "不到": " under ", "少于": " under ",
 }  # fmt: skip
 _PHRASE = _longest_first(_PHRASES)
