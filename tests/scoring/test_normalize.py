@@ -89,6 +89,9 @@ def test_source_markers_are_dropped() -> None:
         "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."
     )
     assert strip_citation_markers(annotated) == "a ratio of 4.6 to 1, 23 in all."
+    # A Self-RAG model's reflection tokens grade itself; its doubt stays.
+    graded = "[Relevant]It opened in 1887.[No support / Contradictory][Utility:3]"
+    assert strip_citation_markers(graded) == "It opened in 1887.[No support / Contradictory]"
     # A source named by its number: the number is no figure.
     assert (
         strip_citation_markers("We see passage 1 lists 11 teams.")

@@ -138,6 +138,7 @@ ANSWERS = [
     "I can't give live returns, but Boeing has likely done worst.",
     "I don't have the newest quote handy; it was trading around $35 last week.",
     "42, but I'm not sure.",
+    "Firestarter was the first, though the context does not state this directly.",
     "I don't know exactly, but it was probably around 1990.",
     "I won't guess the exact figure, but it's about 40.",
     "I can't confirm that, but it is not 2001; it was 1999.",

@@ -349,6 +349,16 @@ _NUMBERED_SOURCE = re.compile(
 )
 
 
+# "[Relevant]...[Fully supported][Utility:5]": a Self-RAG model's reflection tokens, which
+# grade its own retrieval and support; "[Partially supported]" and "[No support /
+# Contradictory]" say doubt and stay.
+_REFLECTION_TOKEN = re.compile(
+    r"\[(?:relevant|irrelevant|no retrieval|retrieval|retrieve|fully supported"
+    r"|continue to use evidence|utility\s*:\s*\d)\]",
+    re.IGNORECASE,
+)
+
+
 # "【4:0†page_1.html】": a file-search annotation an assistants API leaves in the text.
 _ANNOTATION = re.compile(r"[ \t]*\u3010[^\u3011\n]{0,120}\u3011")
 
@@ -365,10 +375,12 @@ _SOURCE_TALLY = re.compile(
 
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
-    2019【4:1†page_2.html】." -> "... 2019."; "passage 2 says" -> "a passage says"), and tallies
-    of sources ("1929 to 1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they
-    point at sources and are no figure or claim of the answer."""
-    text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", _ANNOTATION.sub("", text)))
+    2019【4:1†page_2.html】." -> "... 2019."; "passage 2 says" -> "a passage says"), a Self-RAG
+    model's grades of itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to
+    1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or
+    grade the reply, and are no figure or claim of the answer."""
+    text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
+    text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
     return _NUMBERED_SOURCE.sub(r"a \1", text)
 
 

@@ -230,9 +230,20 @@ _APOLOGY_WORDS = frozenset(
 )
 
 
+_DETERMINERS = frozenset(["the", "my", "our", "this", "these", "its", "their", "your"])
+_CONCESSIONS = frozenset(["though", "although"])
+
+
 def _hedged_answer(norm: str, start: int, end: int) -> bool:
     """True when the text around a refusal phrase still commits to an answer."""
     before = norm[:start].split()
+    # "X, though the context does not state this": a concession after an answer may stand
+    # before the phrase's own article ("..., but the references do not say" declines).
+    bare = list(before)
+    while bare and bare[-1] in _DETERMINERS:
+        bare.pop()
+    if len(bare) < len(before) and len(bare) >= 2 and bare[-1] in _CONCESSIONS:
+        return True
     if len(before) >= 2 and before[-1] in _CONNECTORS:
         return not set(before[:-1]) <= _APOLOGY_WORDS
     if _BEST_GUESS.search(norm, end):
