@@ -23,7 +23,7 @@ import csv
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,9 +75,9 @@ class StructuredReading:
     ("reasoning": ...) is all that is read, and it gives no answer."""
 
 
-def _decode(text: str) -> tuple[dict[str, Any], str] | None:
-    """The leading JSON object and what follows it; for an object cut off part-way, the
-    fields whose values were written in full."""
+def _decode(text: str) -> tuple[dict[str, Any], str, bool] | None:
+    """The leading JSON object, what follows it, and whether it was cut off part-way (then
+    only the fields whose values were written in full)."""
     body = _FENCE_OPEN.sub("", text, count=1) if text.lstrip().startswith("```") else text
     body = body.lstrip()
     if not body.startswith("{"):
@@ -88,42 +88,49 @@ def _decode(text: str) -> tuple[dict[str, Any], str] | None:
     except json.JSONDecodeError:
         literal = _dict_literal(body)
         if literal is not None:
-            return literal
+            return literal, "", False
         written = _fields_written(body, decoder)
-        return written, _CUT_MARK if written else ""
+        return written, "", bool(written)
     if not isinstance(found, dict):
         return None
     rest = body[end:]
     rest = _FENCE_CLOSE.sub("", rest, count=1)
-    return found, rest.strip().strip("`").strip()
+    return found, rest.strip().strip("`").strip(), False
 
 
 # What a Python dict cut off part-way lacks at its end, tried in turn.
 _DICT_ENDINGS = ("", "'}", '"}', "}", "...'}", '..."}')
 
 
-def _dict_literal(body: str) -> tuple[dict[str, Any], str] | None:
+_PARSE_ERRORS = (ValueError, SyntaxError, TypeError, MemoryError, RecursionError)
+
+
+def _first_parse(body: str, endings: tuple[str, ...], parse: Callable[[str], Any]) -> Any:
+    """``parse`` of ``body`` with the first of ``endings`` that makes it parse (what a reply
+    cut off part-way lacks at its end), or None when none does."""
+    for ending in endings:
+        try:
+            return parse(body + ending)
+        except _PARSE_ERRORS:
+            continue
+    return None
+
+
+def _dict_literal(body: str) -> dict[str, Any] | None:
     """A reply that is a Python dict's repr ("{'query': '...', 'result': '...'}", as a script
     that prints a chain's output submits it), with string keys; a dict the cut stopped in its
     last string keeps what it wrote. None for anything else."""
     if len(body) > _CALL_CHARS or not _SINGLE_QUOTED_KEY.match(body):
         return None  # a JSON object cut off part-way is read as one
-    for ending in _DICT_ENDINGS:
-        try:
-            found = ast.literal_eval(body.rstrip() + ending)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        if isinstance(found, dict) and found and all(isinstance(k, str) for k in found):
-            # The question it echoes ("query") is no part of what it says.
-            return {k: v for k, v in found.items() if k.lower() not in _ECHO_KEYS}, ""
+    found = _first_parse(body.rstrip(), _DICT_ENDINGS, ast.literal_eval)
+    if not isinstance(found, dict) or not found or not all(isinstance(k, str) for k in found):
         return None
-    return None
+    # The question it echoes ("query") is no part of what it says.
+    return {k: v for k, v in found.items() if k.lower() not in _ECHO_KEYS}
 
 
 _ECHO_KEYS = frozenset({"query", "question", "input", "prompt"})
 _SINGLE_QUOTED_KEY = re.compile(r"\{\s*'")
-_CUT_MARK = "\x00cut"
-"""What `_decode` gives as the text after an object that was cut off part-way."""
 
 
 def without_wrapper_fence(text: str) -> str:
@@ -255,20 +262,14 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         if fields is not None:
             return _reading(fields, "")
         return _read_tagged(prediction, cut_off)
-    found, trailing = decoded
-    if trailing == _CUT_MARK:
-        trailing = ""
-        if cut_off and _field(found, (*_ANSWER_KEYS, "status")) is None:
-            # '{"reasoning": "... 13.7 + 8.45 + 3.9 = 26.05; 26' and no "answer" yet: the
-            # object was cut in its working, before the field it answers in.
-            return StructuredReading(
-                text="",
-                answer="",
-                beside="",
-                alternatives=(),
-                candidates_key=None,
-                cut_before_answer=True,
-            )
+    found, trailing, cut_part_way = decoded
+    if cut_part_way and cut_off and _field(found, (*_ANSWER_KEYS, "status")) is None:
+        # '{"reasoning": "... 13.7 + 8.45 + 3.9 = 26.05; 26' and no "answer" yet: the object
+        # was cut in its working, before the field it answers in.
+        return StructuredReading(
+            text="", answer="", beside="", alternatives=(), candidates_key=None,
+            cut_before_answer=True,
+        )  # fmt: skip
     return _reading(found, trailing) if found else None
 
 
@@ -398,23 +399,21 @@ def _call_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
     body = text.strip()
     if not _CALL_OPENING.match(body) or len(body) > _CALL_CHARS:
         return None
-    for ending in _CALL_ENDINGS if cut_off else ("",):
-        try:
-            call = ast.parse(body + ending, mode="eval").body
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            continue
-        if not isinstance(call, ast.Call) or call.args:
+    tree = _first_parse(
+        body, _CALL_ENDINGS if cut_off else ("",), lambda text: ast.parse(text, mode="eval")
+    )
+    call = tree.body if tree is not None else None
+    if not isinstance(call, ast.Call) or call.args:
+        return None
+    fields: dict[str, Any] = {}
+    for keyword in call.keywords:
+        if keyword.arg is None:
             return None
-        fields: dict[str, Any] = {}
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                return None
-            try:
-                fields[keyword.arg.lower()] = ast.literal_eval(keyword.value)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                return None
-        return fields
-    return None
+        try:
+            fields[keyword.arg.lower()] = ast.literal_eval(keyword.value)
+        except _PARSE_ERRORS:
+            return None
+    return fields
 
 
 # "(Harlow Bridge, opening_date, 2019-06-04)", "(A, member, X); (A, member, Y)", "(Mill Town
@@ -437,15 +436,17 @@ def _triple_fields(text: str) -> dict[str, Any] | None:
         return None
     found: list[re.Match[str]] = []
     at = 0
-    while at < len(body):
+    while True:
         m = _TRIPLE.match(body, at)
         if m is None:
             return None
         found.append(m)
+        if m.end() == len(body):
+            break
         joiner = _TRIPLE_JOINER.match(body, m.end())
-        at = joiner.end() if joiner and joiner.end() > m.end() else m.end()
-        if at == m.end() and at < len(body):
-            return None
+        if joiner is None:
+            return None  # more than triples
+        at = joiner.end()
     judged = [m for m in found if m.group("verdict")]
     subjects = {m.group("subject").lower() for m in found}
     if (judged and len(judged) != len(found)) or (not judged and len(subjects) > 1):
