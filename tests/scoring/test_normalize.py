@@ -89,6 +89,10 @@ def test_source_markers_are_dropped() -> None:
         "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."
     )
     assert strip_citation_markers(annotated) == "a ratio of 4.6 to 1, 23 in all."
+    # A graph-based RAG's data references, whole or cut off by the 75-token limit.
+    graph = "BONDS (762) and AARON (755) [Data: Sources (2, 5); Entities (4, 9, +more)]."
+    assert strip_citation_markers(graph) == "BONDS (762) and AARON (755)."
+    assert strip_citation_markers("BONDS (762) [Data: Entities (1, 2, 4, ") == "BONDS (762)"
     # A Self-RAG model's reflection tokens grade itself; its doubt stays.
     graded = "[Relevant]It opened in 1887.[No support / Contradictory][Utility:3]"
     assert strip_citation_markers(graded) == "It opened in 1887.[No support / Contradictory]"

@@ -95,6 +95,7 @@ def test_ordinary_answers_pass(text: str) -> None:
         ("Yes, as far as I can tell. It kept that title.", "hedge"),
         ("It seems so. The film is listed under that title.", "hedge"),
         ("It looks like Clermont last played on March 10, 2024.", "hedge"),
+        ("According to the documents, it seems that cars were traded more.", "hedge"),
         ("It appears to be one actor: Jeffrey Tambor.", "hedge"),
         ("Parkland appears to have been directed by Peter Landesman.", "hedge"),
         ("There appear to be 50 states; D.C. is not one.", "hedge"),
@@ -177,6 +178,7 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         # Appearing in a film, or a premise said to look false, is no doubt about an answer.
         "She appeared in 32 films.",
         "It appears on Feliz Cumpleaños Ferxxo, released in 2022.",
+        "Released in 2022, it appears on Feliz Cumpleaños Ferxxo.",
         "The premise appears to be false: he never released a novel.",
         "There seems to be some confusion: Lyon did not play a match yesterday.",
         # Doubt about something else than the answer, after it.

@@ -138,6 +138,9 @@ def test_a_date_without_its_year_takes_the_golds_when_no_other_year_is_given() -
     other = "March 17, after the 2023 loss"
     assert with_implied_year(other, other, gold) == other
     assert with_implied_year("March 18", "March 18", gold) == "March 18"
+    # The cut fell in the year it was writing: no year is taken as read.
+    cut = "She was born on March 17, 19"
+    assert with_implied_year(cut, cut, gold) == cut
     # A reasoning's final answer takes the year the reasoning gave, of the gold's century.
     reply = "Mel Brooks was born on June 28, 1926. Answer: June 28."
     assert with_implied_year("June 28.", reply, ["6/28/26"]) == "June 28, 1926."

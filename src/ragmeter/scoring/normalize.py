@@ -363,6 +363,15 @@ _REFLECTION_TOKEN = re.compile(
 _ANNOTATION = re.compile(r"[ \t]*\u3010[^\u3011\n]{0,120}\u3011")
 
 
+# "[Data: Sources (2, 5); Entities (4, 9, +more)]": a graph-based RAG's references to the
+# records behind a sentence, sometimes cut off by the 75-token limit before they close.
+_DATA_REFERENCE = re.compile(
+    r"[ \t]*\[Data:\s*(?:Sources|Entities|Relationships|Reports|Claims)\b[^\]\n]{0,200}"
+    r"(?:\]|$)",
+    re.IGNORECASE,
+)
+
+
 # "(5/5 sources)", "(3 of 5 passages; 2 say Home)": a tally of the sources behind an answer,
 # with any dissent it reports; the answer is what stands before it.
 _SOURCE_TALLY = re.compile(
@@ -375,11 +384,12 @@ _SOURCE_TALLY = re.compile(
 
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
-    2019【4:1†page_2.html】." -> "... 2019."; "passage 2 says" -> "a passage says"), a Self-RAG
+    2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]"; "passage 2 says" ->
+    "a passage says"), a Self-RAG
     model's grades of itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to
     1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or
     grade the reply, and are no figure or claim of the answer."""
-    text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
+    text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", _DATA_REFERENCE.sub("", text)))
     text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
     return _NUMBERED_SOURCE.sub(r"a \1", text)
 

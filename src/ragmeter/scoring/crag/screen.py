@@ -301,7 +301,9 @@ _SOFT_DOUBT = re.compile(
     r"|\bmy\s+understanding\b"
     # "It looks like X" offers X as an impression. ("It appears on the album X" says where
     # it is featured, not a doubt.)
-    r"|^\W*it\s+(?:seems\b|looks\s+like\b|appears\b(?!\s+(?:on|in|at)\b))"
+    # So is "According to the documents, it seems that X": a lead-in does not take the
+    # impression back (all 20 real answers so worded were graded incorrect or missing).
+    r"|(?:^\W*|,\s*)it\s+(?:seems\b|looks\s+like\b|appears\b(?!\s+(?:on|in|at)\b))"
     # "Parkland appears to have been directed by ...", "There appear to be 50 states", "He
     # doesn't appear ever to have been president": the rubric's "it appears to be X".
     # "The premise appears to be false" doubts the question, not the answer.

@@ -653,11 +653,12 @@ def with_implied_year(said: str, reply: str, answers: Sequence[str]) -> str:
         if (
             value.kind == "date"
             and value.year is None
-            and (value.month, value.day)
-            == (
-                gold.month,
-                gold.day,
-            )
+            and (value.month, value.day) == (gold.month, gold.day)
+            # "born on July 10, 19": the cut fell in the year it was writing.
+            and not _YEAR_CUT_SHORT.match(said, value.end)
         ):
             said = f"{said[: value.end]}, {year}{said[value.end :]}"
     return said
+
+
+_YEAR_CUT_SHORT = re.compile(r",?\s*\d{1,3}\s*$")
