@@ -142,6 +142,9 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
     )
 
 
+# A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
+_JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
+
 # Llama 3.1's built-in tool call as the whole reply: its token, then one call with a query.
 _TOOL_CALL_ONLY = re.compile(
     r"\s*<\|python_tag\|>\s*[A-Za-z_][\w.]*\(\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:\"[^\"\n]*\"|'[^'\n]*')"
@@ -312,6 +315,41 @@ class CragScorer:
                 rule="answer_past_cut",
                 rule_detail="the cut falls inside a structured output before its answer field",
             )
+        sample = await self._scored_reply(
+            question, answers, cut, structured, prediction, common, truncated=truncated
+        )
+        if (
+            structured is not None
+            and structured.working_only
+            and sample.label == "incorrect"
+            and sample.rule in _JUDGED_RULES
+        ):
+            # "<search_quality_reflection>The price history for KVAC includes the session on
+            # Friday, February 23, 2024.</search_quality_reflection> ... <result>Keen Visi": a
+            # report of what the search found, cut before the result, gives no answer unless
+            # the judges find a true one in it. A wrong figure, option or list the rules find
+            # in it ("0.185 x 4 = 0.74") and doubt ("so it depends") stay incorrect.
+            return sample.model_copy(
+                update={
+                    "label": "missing",
+                    "rule": "answer_past_cut",
+                    "rule_detail": "the cut falls in a search report, before its result",
+                }
+            )
+        return sample
+
+    async def _scored_reply(
+        self,
+        question: Question,
+        answers: list[str],
+        cut: str,
+        structured: StructuredReading | None,
+        prediction: str,
+        common: dict[str, Any],
+        *,
+        truncated: bool,
+    ) -> ScoredSample:
+        """The sample for a reply the screen passed, read plain by the rules and judges."""
         if structured is not None:
             cut = structured.text
         # "Sirius XM" against the gold "siri": a company named in words, read with its ticker.

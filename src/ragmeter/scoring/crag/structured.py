@@ -73,6 +73,10 @@ class StructuredReading:
     cut_before_answer: bool = False
     """A JSON object the 75-token cut stopped before it wrote any answer field: its working
     ("reasoning": ...) is all that is read, and it gives no answer."""
+    working_only: bool = False
+    """The cut stopped before the answer element after a tagged output's working was
+    written in full: ``text`` is that working (and the answer's first words), which gives
+    an answer only where it states one itself."""
 
 
 def _decode(text: str) -> tuple[dict[str, Any], str, bool] | None:
@@ -503,9 +507,24 @@ def _read_tagged(prediction: str, cut_off: bool) -> StructuredReading | None:
     tagged = parse_tagged(prediction)
     if tagged is None:
         return None
-    if tagged.fields:
+    # A search assistant's grade of its own search ("<search_quality_score>4") is no answer.
+    fields = {k: v for k, v in tagged.fields.items() if k != "search_quality_score"}
+    answered = any(k in fields and k != tagged.cut_element for k in _ANSWER_KEYS)
+    replied = tagged.thinking_closed and bool(tagged.reply) and not cut_off
+    if tagged.thinking_tag == "search_quality_reflection" and not answered and not replied:
+        # "<search_quality_reflection>...</search_quality_reflection>
+        # <search_quality_score>4</search_quality_score><result>The 7": the cut fell before
+        # the result was written. The reflection reports what the search found, which
+        # answers only where it says so itself (a distilled model's <think> reasons towards
+        # an answer, and is read as the cut left it, below).
+        text = " ".join(p for p in (tagged.thinking, *fields.values(), tagged.reply) if p)
+        return StructuredReading(
+            text=text, answer=text, beside="", alternatives=(), candidates_key=None,
+            working_only=True,
+        )  # fmt: skip
+    if fields:
         # The answer element is the reply; thinking before it is the working that led there.
-        return _reading(tagged.fields, "")
+        return _reading(fields, "")
     if tagged.thinking is None:
         return None
     if tagged.thinking_closed and tagged.reply and not cut_off:

@@ -3,7 +3,11 @@
 Pipelines prompted for tagged output return ``<answer>5</answer><evidence>Hinault won the
 Tour five times.</evidence>``, ``<answer>unknown</answer>`` or ``<answer></answer>``, and
 distilled reasoning models keep their thinking in ``<think> ... </think>`` before the reply
-(sometimes with no closing tag, or cut off inside it by CRAG's 75-token limit). These tags
+(sometimes with no closing tag, or cut off inside it by CRAG's 75-token limit). A search
+assistant prompted the way tool-use guides suggest writes
+``<search_quality_reflection>...</search_quality_reflection>``, a
+``<search_quality_score>`` it gives its own search, then ``<result>...</result>``: the
+reflection is its working and the result its reply. These tags
 are the output's own format, not a fake prompt boundary: `parse_tagged` reads a well-formed
 tagged output into its parts, and `without_output_tags` blanks its tags for the manipulation
 screen. Well-formed means it opens with a tag of the format, every tag in it is one of the
@@ -19,10 +23,12 @@ from dataclasses import dataclass, field
 
 __all__ = ["TaggedOutput", "parse_tagged", "without_output_tags", "without_stop_token"]
 
-_THINK = frozenset({"think", "thinking"})
+_THINK = frozenset({"think", "thinking", "search_quality_reflection"})
 _ELEMENTS = frozenset(
     {
         "answer",
+        "result",
+        "search_quality_score",
         "final_answer",
         "evidence",
         "quote",
@@ -53,6 +59,11 @@ class TaggedOutput:
     """Plain text after the thinking, when no element follows it."""
     tag_spans: tuple[tuple[int, int], ...] = ()
     """Where the format's tags stand in the text."""
+    cut_element: str | None = None
+    """The element the text ends inside, its closing tag never written (None when every
+    element closes)."""
+    thinking_tag: str | None = None
+    """The name of the thinking's tag, in lower case ("think", "search_quality_reflection")."""
 
 
 # "<response><answer>Paris</answer><confidence>0.9</confidence></response>": one element
@@ -81,11 +92,25 @@ def parse_tagged(text: str) -> TaggedOutput | None:
     if wrapped.group("closing"):
         spans.append((end, len(text)))
     return TaggedOutput(
-        parsed.thinking, parsed.thinking_closed, parsed.fields, parsed.reply, tuple(spans)
+        parsed.thinking,
+        parsed.thinking_closed,
+        parsed.fields,
+        parsed.reply,
+        tuple(spans),
+        parsed.cut_element,
+        parsed.thinking_tag,
     )
 
 
+# "...</search_quality_score>\n<resu": a tag the 75-token cut stopped inside.
+_PARTIAL_TAG = re.compile(r"<\s*/?\s*[A-Za-z_][\w-]*\s*$|<\s*/?\s*$")
+
+
 def _parse_bare(text: str) -> TaggedOutput | None:
+    partial = _PARTIAL_TAG.search(text.rstrip())
+    tail = () if partial is None else (partial.span(),)
+    if partial is not None:
+        text = text[: partial.start()]
     tags = list(_TAG.finditer(text))
     if not tags or text[: tags[0].start()].strip():
         return None
@@ -102,17 +127,30 @@ def _parse_bare(text: str) -> TaggedOutput | None:
         if end is None:
             if len(tags) > 1:
                 return None  # a tag inside the thinking it never closes
-            return TaggedOutput(text[first.end() :].strip(), False, tag_spans=(first.span(),))
+            return TaggedOutput(
+                text[first.end() :].strip(),
+                False,
+                tag_spans=(first.span(), *tail),
+                thinking_tag=first.group("name").lower(),
+            )
         if any(m.start() < end.start() for m in tags[1:] if m is not end):
             return None
         thinking, closed, at = text[first.end() : end.start()].strip(), True, end.end()
+        thinking_tag: str | None = first.group("name").lower()
         tags = [m for m in tags if m.start() >= at]
         spans = [first.span(), end.span()]
     else:
-        spans = []
+        spans, thinking_tag = [], None
     if not tags:
-        return TaggedOutput(thinking, closed, reply=text[at:].strip(), tag_spans=tuple(spans))
+        return TaggedOutput(
+            thinking,
+            closed,
+            reply=text[at:].strip(),
+            tag_spans=(*spans, *tail),
+            thinking_tag=thinking_tag,
+        )
     fields: dict[str, str] = {}
+    cut_element: str | None = None
     i = 0
     while i < len(tags):
         opening = tags[i]
@@ -123,6 +161,7 @@ def _parse_bare(text: str) -> TaggedOutput | None:
         if closing is None:
             fields.setdefault(name, text[opening.end() :].strip())  # cut off inside it
             spans.append(opening.span())
+            cut_element = name
             at = len(text)
             break
         if not closing.group("close") or closing.group("name").lower() != name:
@@ -133,7 +172,7 @@ def _parse_bare(text: str) -> TaggedOutput | None:
         i += 2
     if text[at:].strip():
         return None
-    return TaggedOutput(thinking, closed, fields, tag_spans=tuple(spans))
+    return TaggedOutput(thinking, closed, fields, "", (*spans, *tail), cut_element, thinking_tag)
 
 
 def without_output_tags(text: str) -> str:
@@ -155,6 +194,13 @@ _STOP_TOKEN = re.compile(
 )
 
 
+# "assistant\n\nAccording to the documents, ...": a chat template's header for the reply,
+# its special tokens stripped, left at the very start. It names the turn the reply is, and
+# poses as no one else.
+_REPLY_HEADER = re.compile(r"^\s*assistant[ \t]*\n\s*", re.IGNORECASE)
+
+
 def without_stop_token(text: str) -> str:
-    """``text`` without one stop token it ends with ("Paris</s>" -> "Paris")."""
-    return _STOP_TOKEN.sub("", text, count=1)
+    """``text`` without one stop token it ends with ("Paris</s>" -> "Paris") and a chat
+    template's reply header it opens with ("assistant\n\nParis" -> "Paris")."""
+    return _REPLY_HEADER.sub("", _STOP_TOKEN.sub("", text, count=1), count=1)
