@@ -6,6 +6,7 @@ import pytest
 
 from ragmeter.scoring.normalize import (
     answer_sentence,
+    capitals_as_names,
     contains_in_order,
     is_chat_opener,
     normalize_answer,
@@ -212,3 +213,13 @@ def test_a_chat_replys_pleasantries_are_not_its_answer() -> None:
     assert without_chat("Enjoy the Silence is by Depeche Mode.") == (
         "Enjoy the Silence is by Depeche Mode."
     )
+
+
+def test_names_in_capitals_are_read_as_names() -> None:
+    graph = "NEUTRAL MILK HOTEL's lineup was JEFF MANGUM and MARC-ANDRÉ TER STEGEN."
+    assert capitals_as_names(graph) == (
+        "Neutral Milk Hotel's lineup was Jeff Mangum and Marc-André Ter Stegen."
+    )
+    # Acronyms side by side, one word in capitals and a reply all in capitals stay.
+    for kept in ("Embiid won the NBA MVP.", "FC BARCELONA and ALLT", "PARIS IS THE ANSWER"):
+        assert capitals_as_names(kept) == kept

@@ -20,6 +20,7 @@ __all__ = [
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
     "answer_sentence",
+    "capitals_as_names",
     "contains_in_order",
     "contains_words",
     "format_number",
@@ -596,3 +597,30 @@ def answer_sentence(text: str) -> str:
     2022." -> "It hit in 2024, not 2022"), its Markdown dropped."""
     sentences = [s for s in _SENTENCE_STOP.split(strip_markup(text).strip()) if s.strip()]
     return next((s for s in sentences if not is_chat_opener(s)), sentences[0] if sentences else "")
+
+
+# A word in capitals ("MANGUM", "MARC-ANDRÉ", "GÜ"): letters only, hyphens between parts.
+_CAPITAL_WORD = r"[^\W\d_a-z]{2,}(?:-[^\W\d_a-z]+)*"
+_CAPITAL_RUN = re.compile(rf"(?<![\w-]){_CAPITAL_WORD}(?:[ \t]+{_CAPITAL_WORD})+(?![\w-])")
+
+
+def capitals_as_names(text: str) -> str:
+    """``text`` with runs of two or more words in capitals written as names ("JEFF MANGUM
+    and JEREMY BARNES" -> "Jeff Mangum and Jeremy Barnes"), when it is otherwise written in
+    lower case: a graph-based RAG prints the entities it found so, and a judge reads a name
+    in capitals as something else than the name. A run needs two words of four letters or
+    more: "NBA MVP" and one word in capitals ("ALLT") are acronyms or tickers and stay, and
+    so does a reply all in capitals."""
+    if not any(c.islower() for c in text):
+        return text
+
+    def as_name(run: re.Match[str]) -> str:
+        parts = re.split(r"(\s+|-)", run.group())
+        words = parts[::2]
+        if not all(w.isupper() for w in words) or sum(len(w) >= 4 for w in words) < 2:
+            # A lower-case letter outside a-z ("DÉJÀ vu"), or acronyms side by side ("NBA
+            # MVP", "TTM EPS", "FC BARCELONA"), which stay as written.
+            return run.group()
+        return "".join(p.capitalize() for p in parts)
+
+    return _CAPITAL_RUN.sub(as_name, text)

@@ -87,6 +87,7 @@ from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
 from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
+    capitals_as_names,
     normalize_answer,
     normalize_text,
     strip_citation_markers,
@@ -162,12 +163,13 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     ticker of the company the gold names as its name ("BA" is Boeing) and Chinese or Spanish
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
-    1987 = 37 years" is 37 years)."""
+    1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
+    Jeff Mangum)."""
     text = strip_markup(as_rendered(prediction))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
-    return spell_out_tickers(_ampersands_as_and(text, answers), answers)
+    return capitals_as_names(spell_out_tickers(_ampersands_as_and(text, answers), answers))
 
 
 # "Cooper, Helms & Galifianakis": an ampersand after a comma, with no other joiner after it
