@@ -28,6 +28,8 @@ from ragmeter.scoring.refusal import is_refusal
         # What its sources lack is its decline again, no denial of the world's.
         "Can't tell from what I retrieved: no pages name an upcoming Vin Diesel action comedy.",
         "No grounded answer: none of the retrieved pages mention a novel by Chris Brown.",
+        # An apology as a sentence of its own only excuses the decline.
+        "Sorry. I cannot find the answer based on the context.",
     ],
 )
 def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:

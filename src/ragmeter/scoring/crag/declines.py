@@ -66,9 +66,19 @@ _OPENING_WORDS = 4
 _CLAUSE_WORDS = 3
 
 
+# An apology said as a sentence of its own, before the decline it excuses.
+_APOLOGY = re.compile(
+    r"\W*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?(?:so\s+|very\s+|really\s+|truly\s+)?"
+    r"(?:sorry|apologies|my\s+apologies)\W*",
+    re.IGNORECASE,
+)
+
+
 def only_declines(reply: str) -> bool:
     """True when ``reply`` is one sentence that opens with a decline and denies nothing."""
     sentences = [s for s in _SENTENCE_END.split(_POINTER.sub(" ", reply).strip()) if s.strip()]
+    if len(sentences) > 1 and _APOLOGY.fullmatch(sentences[0]):
+        sentences = sentences[1:]  # "Sorry. I cannot find the answer based on the context."
     if len(sentences) != 1:
         return False
     sentence = sentences[0]
