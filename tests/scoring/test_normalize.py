@@ -11,10 +11,12 @@ from ragmeter.scoring.normalize import (
     is_chat_opener,
     normalize_answer,
     normalize_text,
+    repaired_mojibake,
     strip_citation_markers,
     strip_markup,
     tokens,
     without_chat,
+    without_repeated_lines,
 )
 
 
@@ -90,6 +92,8 @@ def test_source_markers_are_dropped() -> None:
         "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."
     )
     assert strip_citation_markers(annotated) == "a ratio of 4.6 to 1, 23 in all."
+    # A knowledge-base assistant's unrendered chunk markers.
+    assert strip_citation_markers("It was relit in 2019 ##1$$ ##4$$.") == "It was relit in 2019."
     # A graph-based RAG's data references, whole or cut off by the 75-token limit.
     graph = "BONDS (762) and AARON (755) [Data: Sources (2, 5); Entities (4, 9, +more)]."
     assert strip_citation_markers(graph) == "BONDS (762) and AARON (755)."
@@ -223,3 +227,19 @@ def test_names_in_capitals_are_read_as_names() -> None:
     # Acronyms side by side, one word in capitals and a reply all in capitals stay.
     for kept in ("Embiid won the NBA MVP.", "FC BARCELONA and ALLT", "PARIS IS THE ANSWER"):
         assert capitals_as_names(kept) == kept
+
+
+def test_utf8_read_as_cp1252_is_repaired() -> None:
+    assert repaired_mojibake("Thereâ€™s â€œSweetener.â€") == "There’s “Sweetener.”"
+    assert repaired_mojibake("Aitana BonmatÃ­, Â£4.5 million, 2021â€“22") == (
+        "Aitana Bonmatí, £4.5 million, 2021–22"
+    )
+    # Text already right stays as it is.
+    assert repaired_mojibake("Café in Zürich — naïve") == "Café in Zürich — naïve"
+
+
+def test_a_line_repeated_until_the_cap_is_read_once() -> None:
+    assert without_repeated_lines("June 4, 2019\nJune 4, 2019\nJune 4, 20") == "June 4, 2019"
+    assert without_repeated_lines("I don't know\nI don't know\nI don'") == "I don't know"
+    for kept in ("Lyon\nLille", "Paris", "Paris\nParis is the capital."):
+        assert without_repeated_lines(kept) == kept

@@ -203,6 +203,12 @@ def test_a_search_report_cut_before_its_result(scorer: CragScorer) -> None:
     assert rules_label(scorer, "$10.30", whole)[0] == "correct"
 
 
+def test_an_agent_frameworks_stop_word_is_dropped() -> None:
+    reply = "The context gives 1887.\nIt was founded in 1887.\n\nTERMINATE"
+    assert without_stop_token(reply) == "The context gives 1887.\nIt was founded in 1887."
+    assert without_stop_token("Terminate") == "Terminate"  # a word of an answer
+
+
 def test_a_reply_header_a_chat_template_leaves_is_dropped() -> None:
     assert without_stop_token("assistant\n\nParis.<|eot_id|>") == "Paris."
     # A role written as a label, or the word inside a reply, stays for the screen.

@@ -30,10 +30,12 @@ __all__ = [
     "normalize_text",
     "number_value",
     "opening_sentence",
+    "repaired_mojibake",
     "strip_citation_markers",
     "strip_markup",
     "tokens",
     "without_chat",
+    "without_repeated_lines",
 ]
 
 _UNITS = {
@@ -373,6 +375,10 @@ _DATA_REFERENCE = re.compile(
 )
 
 
+# " ##0$$ ##3$$": a knowledge-base chat assistant's chunk markers, left unrendered.
+_CHUNK_MARKER = re.compile(r"[ \t]*##\d{1,3}\$\$")
+
+
 # "(5/5 sources)", "(3 of 5 passages; 2 say Home)": a tally of the sources behind an answer,
 # with any dissent it reports; the answer is what stands before it.
 _SOURCE_TALLY = re.compile(
@@ -385,12 +391,13 @@ _SOURCE_TALLY = re.compile(
 
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
-    2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]"; "passage 2 says" ->
-    "a passage says"), a Self-RAG
-    model's grades of itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to
-    1939 (4/5 sources; 1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or
-    grade the reply, and are no figure or claim of the answer."""
-    text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", _DATA_REFERENCE.sub("", text)))
+    2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]", " ##0$$"; "passage 2
+    says" -> "a passage says"), a Self-RAG model's grades of itself ("[Relevant]",
+    "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources; 1 says 1929 to 1941)"
+    -> "1929 to 1939"): they point at sources or grade the reply, and are no figure or claim
+    of the answer."""
+    text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", text))
+    text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
     text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
     return _NUMBERED_SOURCE.sub(r"a \1", text)
 
@@ -624,3 +631,47 @@ def capitals_as_names(text: str) -> str:
         return "".join(p.capitalize() for p in parts)
 
     return _CAPITAL_RUN.sub(as_name, text)
+
+
+# UTF-8 read as cp1252: a lead byte's character ("â", "Ã", "Â") then continuation bytes'
+# characters ("€™", "©"), as a script that saved a reply with the wrong encoding wrote it.
+_CP1252_CONTINUATION = (
+    "\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    + ("\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122")
+)
+_MOJIBAKE = re.compile(f"[\u00c2-\u00f4][{_CP1252_CONTINUATION}]+")
+# "â€" with nothing after: the closing quote's last byte (0x9d) has no cp1252 character.
+_LOST_CLOSING_QUOTE = b"\xe2\x80"
+
+
+def repaired_mojibake(text: str) -> str:
+    """``text`` with UTF-8 that was read as cp1252 read again as UTF-8 ("Thereâ€™s" ->
+    "There’s", "BonmatÃ­" -> "Bonmatí", "Â£4.5 million" -> "£4.5 million"). A sequence
+    that does not decode is left as written."""
+
+    def repaired(m: re.Match[str]) -> str:
+        try:
+            raw = m.group().encode("cp1252")
+        except UnicodeEncodeError:
+            return m.group()
+        if raw.endswith(_LOST_CLOSING_QUOTE):
+            raw += b"\x9d"
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return m.group()
+
+    return _MOJIBAKE.sub(repaired, text)
+
+
+def without_repeated_lines(text: str) -> str:
+    """The one line a reply repeats until its length cap ("June 4, 2019\nJune 4, 2019\nJune
+    4, 20" -> "June 4, 2019"), as a model that never learned to stop writes it; any other
+    text as it is."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 2:
+        return text
+    first = lines[0]
+    if all(line == first for line in lines[1:-1]) and first.startswith(lines[-1]):
+        return first
+    return text

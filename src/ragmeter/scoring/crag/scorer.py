@@ -90,9 +90,11 @@ from ragmeter.scoring.normalize import (
     capitals_as_names,
     normalize_answer,
     normalize_text,
+    repaired_mojibake,
     strip_citation_markers,
     strip_markup,
     without_chat,
+    without_repeated_lines,
 )
 from ragmeter.types import Question
 
@@ -164,8 +166,10 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
     1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
-    Jeff Mangum)."""
-    text = strip_markup(as_rendered(prediction))
+    Jeff Mangum), after repairing UTF-8 read as cp1252 ("hadnâ€™t" is "hadn’t") and keeping
+    one copy of a line a reply repeats until its cap."""
+    text = without_repeated_lines(repaired_mojibake(prediction))
+    text = strip_markup(as_rendered(text))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))

@@ -189,8 +189,11 @@ def without_output_tags(text: str) -> str:
 # A raw completion whose server did not strip its stop token ends with it: "Paris</s>",
 # "Paris<|im_end|>". At the very end, with no other markup around, it opens no turn and
 # poses as no one; anywhere else it is the screen's to judge.
+# So does an agent framework's stop word on a line of its own ("...\n\nTERMINATE").
 _STOP_TOKEN = re.compile(
-    r"\s*(?:</s>|<eos>|<\|(?:eot_id|im_end|endoftext|end|eos)\|>|<end_of_turn>)\s*$", re.IGNORECASE
+    r"\s*(?:</s>|<eos>|<\|(?:eot_id|im_end|endoftext|end|eos)\|>|<end_of_turn>"
+    r"|(?-i:\n[ \t]*TERMINATE))\s*$",
+    re.IGNORECASE,
 )
 
 
