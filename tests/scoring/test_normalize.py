@@ -6,6 +6,9 @@ import pytest
 
 from ragmeter.scoring.normalize import (
     answer_sentence,
+    as_detokenized,
+    as_unescaped,
+    bracket_labels_as_text,
     capitals_as_names,
     contains_in_order,
     is_chat_opener,
@@ -243,3 +246,34 @@ def test_a_line_repeated_until_the_cap_is_read_once() -> None:
     assert without_repeated_lines("I don't know\nI don't know\nI don'") == "I don't know"
     for kept in ("Lyon\nLille", "Paris", "Paris\nParis is the capital."):
         assert without_repeated_lines(kept) == kept
+
+
+def test_treebank_tokens_are_joined() -> None:
+    assert as_detokenized("I do n't know") == "I don't know"
+    assert as_detokenized("June 4 , 2019") == "June 4, 2019"
+    assert as_detokenized("$ 86 million , 45 %") == "$86 million, 45%"
+    assert as_detokenized("`` Glass Orchard '' -LRB- 2019 -RRB-") == '"Glass Orchard" (2019)'
+    assert as_detokenized("Paris, in 1998.") == "Paris, in 1998."
+
+
+def test_a_reply_saved_as_a_json_strings_inside_is_read_as_that_string() -> None:
+    saved = r"Passage 1 says Ren\u00e9 paid \u00a34.5 million.\n\nHe paid \"\u00a34.5 million\"."
+    assert (
+        as_unescaped(saved) == 'Passage 1 says René paid £4.5 million.\n\nHe paid "£4.5 million".'
+    )
+    # Cut off inside an escape: what decodes before it.
+    assert as_unescaped(r"It was 2021\u201322, then \u20") == "It was 2021–22, then "
+    # A reply with line breaks of its own, or no escapes, is left as written.
+    for kept in ("a\nb \\u00e9", "C:\\temp", "plain", r"\"Hello\" \boxed{\text{Adele}} \u00e9"):
+        assert as_unescaped(kept) == kept
+
+
+def test_a_bracket_label_template_reads_as_basis_then_answer() -> None:
+    assert bracket_labels_as_text("【Answer】June 4, 2019【Basis】The notice says so.") == (
+        "The notice says so. Answer: June 4, 2019"
+    )
+    assert (
+        bracket_labels_as_text("【答案】无法确定【依据】没有提及。")
+        == "没有提及。 Answer: 无法确定"
+    )
+    assert bracket_labels_as_text("Paris【4:0†page_1.html】") == "Paris【4:0†page_1.html】"

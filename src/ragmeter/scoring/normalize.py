@@ -11,6 +11,7 @@ as written.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
@@ -20,6 +21,9 @@ __all__ = [
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
     "answer_sentence",
+    "as_detokenized",
+    "as_unescaped",
+    "bracket_labels_as_text",
     "capitals_as_names",
     "contains_in_order",
     "contains_words",
@@ -675,3 +679,73 @@ def without_repeated_lines(text: str) -> str:
     if all(line == first for line in lines[1:-1]) and first.startswith(lines[-1]):
         return first
     return text
+
+
+# Penn-Treebank tokens a span model was trained on and never joined again: "I do n't know",
+# "June 4 , 2019", "$ 86 million", "45 %", "`` Salt Meridian ''", "-LRB- 2019 -RRB-".
+_PTB_SPACES = (
+    (re.compile(r"(?<=\w) (n't|'s|'re|'ve|'ll|'d|'m)\b", re.IGNORECASE), r"\1"),
+    (re.compile(r" ([,.;:!?%)\]])"), r"\1"),
+    (re.compile(r"([$(\[]) (?=\S)"), r"\1"),
+)
+_PTB_QUOTES = re.compile(r"``\s*(.*?)\s*''")
+_PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]"}
+_PTB_SIGNS = re.compile(r" n't\b|``|-[LR][RS]B-| [,.] | 's\b|\$ \d|\d %")
+
+
+def as_detokenized(text: str) -> str:
+    """``text`` with Penn-Treebank tokens joined as written English ("I do n't know" -> "I
+    don't know", "June 4 , 2019" -> "June 4, 2019", "`` Salt Meridian ''" -> '"Salt
+    Meridian"'), when it shows such tokens; any other text as it is."""
+    if not _PTB_SIGNS.search(text):
+        return text
+    for token, sign in _PTB_BRACKETS.items():
+        text = text.replace(token, sign)
+    text = _PTB_QUOTES.sub(r'"\1"', text)
+    for spaced, joined in _PTB_SPACES:
+        text = spaced.sub(joined, text)
+    return text
+
+
+# A reply saved as a JSON string's inside: '\n' for new lines, '\"' for quotes, "\u00e9".
+_JSON_ESCAPE = re.compile(r"\\(?:n|u[0-9a-fA-F]{4})")
+# Any other backslash ("\boxed", "\text", "\("): LaTeX or a path, not a JSON string.
+_OTHER_BACKSLASH = re.compile(r'\\(?![n"\\]|u[0-9a-fA-F]{0,4})')
+
+
+def as_unescaped(text: str) -> str:
+    """``text`` read as the JSON string it was saved as ("Ren\\u00e9 paid \\u00a34.5
+    million.\\n\\nX" -> "René paid £4.5 million.\\n\\nX"), when it holds such escapes and
+    no line break of its own; any other text as it is."""
+    if "\n" in text or not _JSON_ESCAPE.search(text) or _OTHER_BACKSLASH.search(text):
+        return text
+    try:
+        decoded = json.loads(f'"{text}"')
+    except json.JSONDecodeError:
+        # Cut off inside an escape ("\u00"): what decodes before it.
+        cut = re.sub(r"\\(?:u[0-9a-fA-F]{0,3})?$", "", text)
+        try:
+            decoded = json.loads(f'"{cut}"')
+        except json.JSONDecodeError:
+            return text
+    return decoded if isinstance(decoded, str) else text
+
+
+# "【Answer】June 4, 2019【Basis】The notice says ...": a template with lenticular labels, in
+# English or Chinese.
+_BRACKET_TEMPLATE = re.compile(
+    r"\s*\u3010\s*(?:answer|\u7b54\u6848)\s*\u3011(?P<answer>.*?)"
+    r"(?:\u3010\s*(?:basis|\u4f9d\u636e)\s*\u3011(?P<basis>.*))?\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def bracket_labels_as_text(text: str) -> str:
+    """A "【Answer】X【Basis】Y" reply as "Y Answer: X", its basis the evidence before the
+    answer it supports (an annotation's brackets would otherwise be dropped with the labels
+    inside them); any other text as it is."""
+    m = _BRACKET_TEMPLATE.fullmatch(text)
+    if m is None:
+        return text
+    answer, basis = m.group("answer").strip(), (m.group("basis") or "").strip()
+    return f"{basis} Answer: {answer}" if basis else answer

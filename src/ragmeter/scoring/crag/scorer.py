@@ -87,6 +87,9 @@ from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
 from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
+    as_detokenized,
+    as_unescaped,
+    bracket_labels_as_text,
     capitals_as_names,
     normalize_answer,
     normalize_text,
@@ -166,9 +169,12 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
     1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
-    Jeff Mangum), after repairing UTF-8 read as cp1252 ("hadnâ€™t" is "hadn’t") and keeping
+    Jeff Mangum), after reading a reply saved as a JSON string's inside as that string,
+    repairing UTF-8 read as cp1252 ("hadnâ€™t" is "hadn’t"), joining Penn-Treebank tokens ("I
+    do n't know"), reading a "【Answer】X【Basis】Y" template as "Y Answer: X" and keeping
     one copy of a line a reply repeats until its cap."""
-    text = without_repeated_lines(repaired_mojibake(prediction))
+    text = repaired_mojibake(as_detokenized(as_unescaped(prediction)))
+    text = without_repeated_lines(bracket_labels_as_text(text))
     text = strip_markup(as_rendered(text))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
