@@ -21,6 +21,13 @@ REFUSALS = [
     "Sorry, I am unable to assist you with this request.",
     "Empty Response",
     "Not in retrieved pages (only the Feb 27 close).",
+    "The answer you are looking for is not found in the knowledge base!",
+    "A summary could not be generated for your search query. Here are some search results.",
+    "No results could be found. Try rephrasing the search query.",
+    "UPDATE CONTEXT",
+    # What the sources mention instead, beside the decline, is no answer offered.
+    "The context does not give a total, but it mentions examples such as Russian Ark.",
+    "Not stated — the pages cover the club's history but not its founding date.",
     # An apology before "but" is no answer the decline qualifies.
     "I apologize, but I couldn't find any information about the director in the documents.",
     "I'm so sorry but I can't find it.",
@@ -139,6 +146,8 @@ ANSWERS = [
     "I don't have the newest quote handy; it was trading around $35 last week.",
     "42, but I'm not sure.",
     "Firestarter was the first, though the context does not state this directly.",
+    # What the sources are said to suggest or mention, after the decline, is offered anyway.
+    "The context does not explicitly state a count, but it suggests that Streep has more.",
     "I don't know exactly, but it was probably around 1990.",
     "I won't guess the exact figure, but it's about 40.",
     "I can't confirm that, but it is not 2001; it was 1999.",

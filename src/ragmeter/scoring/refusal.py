@@ -32,7 +32,11 @@ _ANSWER_AFTER = re.compile(
     r"^(?:\S+ ){0,3}?(?:i think|i believe|i guess|i would say|id say|it is|its|it was|it may be"
     r"|it might be|it could be|it should be|probably|likely|possibly|perhaps|maybe"
     r"|my best guess|best guess|answer is|answer may be|approximately|roughly|around|about"
-    r"|estimated|\d)"
+    r"|estimated|\d"
+    # "..., but it suggests that ...": what the sources are said to suggest is an answer
+    # offered anyway. (What they are said to mention, "but it mentions examples such as
+    # ...", is most often other facts, beside the decline.)
+    r"|(?:it|they)\s+(?:does\s+|do\s+)?(?:suggests?|indicates?))"
 )
 
 
