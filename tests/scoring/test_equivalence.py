@@ -668,6 +668,15 @@ def test_the_end_of_a_season_is_no_guess() -> None:
     assert guessed_values(["1825"], "I can't be sure, but it was about 1,800.") != []
 
 
+def test_a_number_in_a_name_the_gold_writes_is_no_guess() -> None:
+    gold = ["there were 73 stunt doubles in rush hour 2."]
+    query = "how many stunt doubles were in the second rush hour movie?"
+    decline = "I can't determine how many stunt doubles were used in Rush Hour 2."
+    assert guessed_values(gold, decline, query) == []
+    guess = "I can't be sure, but Rush Hour 2 used about 70."
+    assert [v.text for v in guessed_values(gold, guess, query)] == ["70"]
+
+
 def test_list_items_past_a_colon_label_or_relative_clause() -> None:
     # Words before a colon that are themselves items are no lead-in to strip.
     gold = ['"shrek", "shrek 2", "shrek the third", and "shrek forever after"']

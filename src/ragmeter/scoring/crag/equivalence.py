@@ -306,6 +306,19 @@ def _echoes(value: Value, query: str) -> bool:
     )
 
 
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
+
+
+def _named_in_gold(text: str, value: Value, gold: str) -> bool:
+    """True when the value stands after the same word in the gold ("Rush Hour 2" against "73
+    stunt doubles in rush hour 2"): part of a name the gold writes too, not a figure."""
+    before = _WORD_BEFORE.search(text[: value.start])
+    if before is None:
+        return False
+    named = f"{before.group(1)} {value.text}".lower()
+    return re.search(rf"(?<!\w){re.escape(named)}(?!\w)", gold.lower()) is not None
+
+
 def answered_figures(prediction: str, query: str) -> list[Value]:
     """The figures a prediction states that the question did not ("six studio albums")."""
     return [v for v in find_values(prediction) if not _echoes(v, query)]
@@ -479,6 +492,8 @@ def guessed_values(answers: Sequence[str], prediction: str, query: str = "") -> 
             for v in find_values(clause):
                 if (v.is_year_like and not dated) or _echoes(v, query) or v.bound:
                     continue
+                if _named_in_gold(clause, v, answers[0]):
+                    continue  # "Rush Hour 2", as the gold names the film: a title's number
                 if _SEASON_START.search(clause[: v.start]) or _SEASON_END.match(clause, v.end):
                     continue  # "the 2022-23 season" names a season; it counts nothing
                 if _COMPOUND_MODIFIER.match(clause, v.end):
