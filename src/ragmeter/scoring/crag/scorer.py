@@ -59,6 +59,7 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
+from ragmeter.scoring.crag.program import read_program, without_program_fence
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rendered import as_rendered
 from ragmeter.scoring.crag.rules import (
@@ -84,7 +85,11 @@ from ragmeter.scoring.crag.structured import (
 from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
 from ragmeter.scoring.crag.tickers import spell_out_tickers, tickers_beside_names
 from ragmeter.scoring.crag.truncate import Truncator
-from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
+from ragmeter.scoring.crag.unfinished import (
+    conclusion_cut_off,
+    steps_cut_off,
+    stops_at_lead_in,
+)
 from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
     as_detokenized,
@@ -135,8 +140,10 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
 def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
     """The incorrect sample of a prediction the manipulation screen flags, or None (the fence
     a structured output comes wrapped in, and the tags of a tagged one, are no fake
-    boundary)."""
-    flagged = screen_manipulation(without_output_tags(without_wrapper_fence(cut)))
+    boundary, nor is the fence of a program-aided reply)."""
+    flagged = screen_manipulation(
+        without_output_tags(without_wrapper_fence(without_program_fence(cut)))
+    )
     if flagged is None:
         return None
     return ScoredSample(
@@ -319,7 +326,7 @@ class CragScorer:
             return flagged
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
-        structured = read_structured(cut, cut_off=truncated)
+        structured = read_program(cut) or read_structured(cut, cut_off=truncated)
         if structured is not None and structured.cut_before_answer:
             return ScoredSample(
                 **common,
@@ -330,22 +337,23 @@ class CragScorer:
         sample = await self._scored_reply(
             question, answers, cut, structured, prediction, common, truncated=truncated
         )
-        if (
-            structured is not None
-            and structured.working_only
-            and sample.label == "incorrect"
-            and sample.rule in _JUDGED_RULES
-        ):
+        lead_in = not truncated and stops_at_lead_in(cut)  # its own end, not the cut's
+        working_only = lead_in or (structured is not None and structured.working_only)
+        # A lead-in names no list: the items the rules found missing were never begun.
+        unsettled = _JUDGED_RULES | ({"list_items"} if lead_in else set())
+        if working_only and sample.label == "incorrect" and sample.rule in unsettled:
             # "<search_quality_reflection>The price history for KVAC includes the session on
             # Friday, February 23, 2024.</search_quality_reflection> ... <result>Keen Visi": a
             # report of what the search found, cut before the result, gives no answer unless
             # the judges find a true one in it. A wrong figure, option or list the rules find
-            # in it ("0.185 x 4 = 0.74") and doubt ("so it depends") stay incorrect.
+            # in it ("0.185 x 4 = 0.74") and doubt ("so it depends") stay incorrect. So
+            # with a program cut before its output, and a reply stopped at the colon of its
+            # lead-in ("The founding members of Pale Antler were:").
             return sample.model_copy(
                 update={
                     "label": "missing",
                     "rule": "answer_past_cut",
-                    "rule_detail": "the cut falls in a search report, before its result",
+                    "rule_detail": "the text stops before its answer: working or a lead-in",
                 }
             )
         return sample
