@@ -226,6 +226,18 @@ def test_a_leaked_tool_call_as_the_whole_reply_answers_nothing(scorer: CragScore
     assert _label(scorer, "-$3.26", beside, "agrify's eps?") == ("incorrect", "manipulation")
 
 
+def test_a_go_struct_is_read_by_its_fields() -> None:
+    one = read_structured("{Answer:[June 4, 2019] Grounded:true Chunks:[2] Caveat:}")
+    assert one is not None and one.text == "June 4, 2019"
+    # An empty answer, ungrounded, declines; its caveat says why.
+    none = read_structured("{Answer:[] Grounded:false Chunks:[] Caveat:no chunk gives it}")
+    assert none is not None and none.answer == "" and none.text.startswith("No answer.")
+    # A caveat beside an answer is said before it; cut before the closing brace, still read.
+    noted = read_structured("{Answer:[1887] Grounded:true Chunks:[1] Caveat:only chunk 1")
+    assert noted is not None and noted.text == "only chunk 1. Answer: 1887"
+    assert read_structured("{Answer is Paris}") is None
+
+
 def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
     one = read_structured("(Your Sister's Sister, directed_by, Lynn Shelton)")
     assert one is not None and one.text == "Lynn Shelton"

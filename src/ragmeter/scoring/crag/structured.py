@@ -251,7 +251,8 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
     decoded = _decode(prediction)
-    if decoded is None:
+    if decoded is None or not decoded[0]:
+        # No JSON object with fields ("{Answer:[...] ...}" opens with a brace too).
         listed = _list_literal(prediction)
         if listed is not None:
             return _reading({"answer": listed or None}, "")
@@ -262,6 +263,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _xml_fields(prediction)
             or _call_fields(prediction, cut_off=cut_off)
             or _triple_fields(prediction)
+            or _go_struct_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -324,6 +326,36 @@ def _key_value_fields(text: str) -> dict[str, Any] | None:
         # A logged Python None is no answer; "none" may be one (a count of none).
         null = value.lower() in _YAML_NULL or value == "None"
         fields[m.group("key").lower()] = None if null else value
+    return fields
+
+
+# "{Answer:[June 4, 2019] Grounded:true Chunks:[2] Caveat:}": a Go struct printed with %+v,
+# its fields "Name:value" with a space between them and its slices in brackets. The 75-token
+# cut may fall before the closing brace.
+_GO_STRUCT = re.compile(r"\s*\{(?P<body>Answer:.*?)(?:\}\s*)?", re.DOTALL)
+_GO_FIELD = re.compile(r"(?:^|(?<=[\s\]]))(?P<name>[A-Z][A-Za-z0-9]*):")
+
+
+def _go_struct_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a Go struct printed with ``%+v`` that opens with ``Answer:``, else None.
+    A slice is read as its text between the brackets (Go prints its items with bare spaces
+    between them, so "[Tova Lind Jun Sato]" cannot be split), and an empty one as no value."""
+    m = _GO_STRUCT.fullmatch(text)
+    if m is None:
+        return None
+    body = m.group("body")
+    names = list(_GO_FIELD.finditer(body))
+    fields: dict[str, Any] = {}
+    for i, name in enumerate(names):
+        end = names[i + 1].start() if i + 1 < len(names) else len(body)
+        value = body[name.end() : end].strip()
+        if value.startswith("["):
+            value = value[1:].removesuffix("]").strip()
+        fields[name.group("name").lower()] = (
+            {"true": True, "false": False}.get(value, value) if value else None
+        )
+    if fields.get("grounded") is False and fields.get("answer") is None:
+        fields["found"] = False  # the struct's own word that it found no answer
     return fields
 
 
