@@ -453,6 +453,17 @@ def test_a_conclusion_the_cut_falls_before_gives_no_answer(truncator: Truncator)
     assert not s.truncated and s.rule != "answer_past_cut"
 
 
+def test_a_reply_stopped_at_its_lead_in_gives_no_list(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    members = q("tova lind, marcus oyelaran, jun sato", query="who founded pale antler?")
+    s = asyncio.run(scorer.score(members, "The founding members of Pale Antler were:"))
+    assert (s.label, s.rule) == ("missing", "answer_past_cut")
+    # A count the lead-in states is judged on it.
+    count = q("3", query="how many founding members did pale antler have?")
+    s = asyncio.run(scorer.score(count, "Pale Antler had four founding members:"))
+    assert (s.label, s.rule) == ("incorrect", "different_value")
+
+
 def test_a_chain_of_follow_ups_cut_before_its_final_answer(truncator: Truncator) -> None:
     chain = (
         "Are follow up questions needed here: Yes.\n"

@@ -25,6 +25,7 @@ REFUSALS = [
     "A summary could not be generated for your search query. Here are some search results.",
     "No results could be found. Try rephrasing the search query.",
     "UPDATE CONTEXT",
+    "[no text returned: RECITATION]",
     # What the sources mention instead, beside the decline, is no answer offered.
     "The context does not give a total, but it mentions examples such as Russian Ark.",
     "Not stated — the pages cover the club's history but not its founding date.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off
+from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off, stops_at_lead_in
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,10 @@ def test_a_chain_of_follow_ups_cut_before_its_final_answer() -> None:
     assert steps_cut_off(SELF_ASK + "So the final answer is")
     assert not steps_cut_off(SELF_ASK + "So the final answer is: Jimi Hendrix.")
     assert not steps_cut_off("Step 1: Apple went public in 1980. Step 2:")  # no follow-ups
+
+
+def test_a_reply_stopped_at_its_lead_in() -> None:
+    assert stops_at_lead_in("The founding members of Pale Antler were:")
+    assert stops_at_lead_in("To find the total, we need to add the quarterly dividends:")
+    assert not stops_at_lead_in("The members are:\n- Jeff Mangum")
+    assert not stops_at_lead_in("Answer: 1887")

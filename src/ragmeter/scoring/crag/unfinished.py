@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["conclusion_cut_off", "steps_cut_off"]
+__all__ = ["conclusion_cut_off", "steps_cut_off", "stops_at_lead_in"]
 
 # The cut text ends on a conclusion that names no figure yet: "That makes an average of",
 # "a gain of about", "So the total is". A bare "so" is no such conclusion: "..., so check a
@@ -55,3 +55,12 @@ def steps_cut_off(cut: str) -> bool:
     final answer ("Follow up: Who performed it?\nInter"): its steps are its working, and it
     answers on a line the cut left out."""
     return bool(_FOLLOW_UP.search(cut)) and not _FINAL_LINE.search(cut)
+
+
+def stops_at_lead_in(reply: str) -> bool:
+    """True when ``reply`` is one line that ends on the colon of a lead-in ("The founding
+    members of Pale Antler were:", "To find the total, we need to add the quarterly
+    dividends:"): a reply stopped at its first line break, whose list or working never came.
+    It answers only what the lead-in itself states."""
+    text = reply.strip()
+    return text.endswith(":") and "\n" not in text
