@@ -32,7 +32,7 @@ _PROGRAM = re.compile(
 )
 # What a crash prints last: "NameError: name 'x' is not defined", "KeyError: '2024-02-27'".
 _CRASH = re.compile(r"^(?:Traceback\b|[A-Z]\w*(?:Error|Exception)\b)")
-_NOTHING_PRINTED = frozenset({"none", "", "nan", "null", "[]"})
+_NOTHING_PRINTED = frozenset({"none", "nan", "null", "[]"})
 _VERDICTS = {"True": "Yes", "False": "No"}
 
 
@@ -62,7 +62,8 @@ def read_program(text: str) -> StructuredReading | None:
         return None
     code = m.group("code").strip()
     output = m.group("output")
-    if output is None:
+    if output is None or not output.strip():
+        # "Output:" with nothing after it: the cut fell before what the program printed.
         return StructuredReading(
             text=code, answer=code, beside="", alternatives=(), candidates_key=None,
             working_only=True,
