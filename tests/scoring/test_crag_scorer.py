@@ -453,6 +453,27 @@ def test_a_conclusion_the_cut_falls_before_gives_no_answer(truncator: Truncator)
     assert not s.truncated and s.rule != "answer_past_cut"
 
 
+def test_a_client_error_in_place_of_the_reply_answers_nothing(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    error = (
+        "Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length"
+        " is 8192 tokens. However, you requested 9731 tokens.\", 'code': 400}"
+    )
+    s = asyncio.run(scorer.score(q("9731"), error))
+    assert (s.label, s.rule) == ("missing", "refusal")
+
+
+def test_reading_notes_cut_before_their_answer(truncator: Truncator) -> None:
+    scorer = CragScorer([], truncator=truncator)
+    notes = "\n".join(
+        f"Note {i}: The 73rd Academy Awards in March 2001 gave Best Visual Effects to Gladiator,"
+        " as the ceremony's official results page lists it."
+        for i in (1, 2, 3)
+    )
+    s = asyncio.run(scorer.score(q("gladiator"), notes + "\nAnswer: Gladiator"))
+    assert s.truncated and (s.label, s.rule) == ("missing", "answer_past_cut")
+
+
 def test_a_reply_stopped_at_its_lead_in_gives_no_list(truncator: Truncator) -> None:
     scorer = CragScorer([], truncator=truncator)
     members = q("tova lind, marcus oyelaran, jun sato", query="who founded pale antler?")

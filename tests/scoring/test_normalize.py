@@ -6,6 +6,7 @@ import pytest
 
 from ragmeter.scoring.normalize import (
     answer_sentence,
+    as_bpe_decoded,
     as_detokenized,
     as_unescaped,
     bracket_labels_as_text,
@@ -19,6 +20,7 @@ from ragmeter.scoring.normalize import (
     strip_markup,
     tokens,
     without_chat,
+    without_markdown_escapes,
     without_repeated_lines,
 )
 
@@ -277,3 +279,18 @@ def test_a_bracket_label_template_reads_as_basis_then_answer() -> None:
         == "没有提及。 Answer: 无法确定"
     )
     assert bracket_labels_as_text("Paris【4:0†page_1.html】") == "Paris【4:0†page_1.html】"
+
+
+def test_byte_level_bpe_symbols_are_read_as_text() -> None:
+    assert as_bpe_decoded("JuneĠ4,Ġ2019") == "June 4, 2019"
+    assert as_bpe_decoded("NikolaĠJokiÄĩ") == "Nikola Jokić"
+    assert as_bpe_decoded("Â£4.5Ġmillion") == "£4.5 million"
+    for kept in ("June 4, 2019", "Paris", "Ġ is a letter in some words"):
+        assert as_bpe_decoded(kept) == kept
+
+
+def test_a_chat_apps_markdown_escapes_are_dropped() -> None:
+    escaped = r"About *$191\.7 million* for Black Panther \(2018\)\."
+    assert without_markdown_escapes(escaped) == "About *$191.7 million* for Black Panther (2018)."
+    for kept in (r"C:\temp", r"one \. only"):
+        assert without_markdown_escapes(kept) == kept

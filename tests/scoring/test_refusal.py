@@ -26,6 +26,7 @@ REFUSALS = [
     "No results could be found. Try rephrasing the search query.",
     "UPDATE CONTEXT",
     "[no text returned: RECITATION]",
+    "NOT ENOUGH INFO",
     "No source states how many goals Rennes scored in their last Ligue 1 match.",
     # What the sources mention instead, beside the decline, is no answer offered.
     "The context does not give a total, but it mentions examples such as Russian Ark.",

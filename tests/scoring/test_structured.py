@@ -238,6 +238,22 @@ def test_a_go_struct_is_read_by_its_fields() -> None:
     assert read_structured("{Answer is Paris}") is None
 
 
+def test_a_printed_dataframe_is_read_by_its_rows() -> None:
+    one = read_structured("   reopening_date\n0      2019-06-04")
+    assert one is not None and one.text == "2019-06-04"
+    listed = read_structured("        member\n0  Nadia Brook\n1   Owen Fitch")
+    assert listed is not None and listed.answer == "Nadia Brook, Owen Fitch"
+    empty = read_structured("Empty DataFrame\nColumns: [attendance_2022]\nIndex: []")
+    assert empty is not None and empty.answer == "" and empty.text == "No answer."
+    verdict = read_structured("   won\n0  False")
+    assert verdict is not None and verdict.answer == "no"
+    both = read_structured("   film  budget_usd\n0  Up    35000000\n1  Cars  70000000")
+    assert (
+        both is not None and both.answer == "Up (budget usd 35000000), Cars (budget usd 70000000)"
+    )
+    assert read_structured("Two films:\n0 Up") is None
+
+
 def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
     one = read_structured("(Your Sister's Sister, directed_by, Lynn Shelton)")
     assert one is not None and one.text == "Lynn Shelton"

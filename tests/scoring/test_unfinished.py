@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.scoring.crag.unfinished import conclusion_cut_off, steps_cut_off, stops_at_lead_in
+from ragmeter.scoring.crag.unfinished import (
+    conclusion_cut_off,
+    notes_cut_off,
+    steps_cut_off,
+    stops_at_lead_in,
+)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +59,11 @@ def test_a_reply_stopped_at_its_lead_in() -> None:
     assert stops_at_lead_in("To find the total, we need to add the quarterly dividends:")
     assert not stops_at_lead_in("The members are:\n- Jeff Mangum")
     assert not stops_at_lead_in("Answer: 1887")
+
+
+def test_reading_notes_cut_before_their_answer_line() -> None:
+    notes = "Note 1: The 73rd Academy Awards gave Best Visual Effects to Gladiator.\nNote 2: Not"
+    assert notes_cut_off(notes)
+    assert not notes_cut_off(notes + " relevant.\nNote 3: Same.\nAnswer: Gladiator")
+    assert not notes_cut_off(notes + "\nAnswer (from background knowledge): 1887")
+    assert not notes_cut_off("Gladiator won it. Note: the ceremony was in 2001.")

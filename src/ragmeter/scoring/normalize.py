@@ -21,6 +21,7 @@ __all__ = [
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
     "answer_sentence",
+    "as_bpe_decoded",
     "as_detokenized",
     "as_unescaped",
     "bracket_labels_as_text",
@@ -39,6 +40,7 @@ __all__ = [
     "strip_markup",
     "tokens",
     "without_chat",
+    "without_markdown_escapes",
     "without_repeated_lines",
 ]
 
@@ -749,3 +751,43 @@ def bracket_labels_as_text(text: str) -> str:
         return text
     answer, basis = m.group("answer").strip(), (m.group("basis") or "").strip()
     return f"{basis} Answer: {answer}" if basis else answer
+
+
+def _byte_symbols() -> dict[str, int]:
+    """The byte each symbol of a byte-level BPE vocabulary stands for: printable Latin-1
+    bytes stand for themselves, the others were shifted past U+0100 ("Ġ" is a space)."""
+    kept = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    symbols = {chr(b): b for b in kept}
+    shifted = 0
+    for b in range(256):
+        if b not in kept:
+            symbols[chr(0x100 + shifted)] = b
+            shifted += 1
+    return symbols
+
+
+_BYTE_SYMBOLS = _byte_symbols()
+
+
+def as_bpe_decoded(text: str) -> str:
+    """``text`` written in a byte-level BPE vocabulary's symbols read as the text they stand
+    for ("JuneĠ4,Ġ2019" -> "June 4, 2019", "NikolaĠJokiÄĩ" -> "Nikola Jokić"), as a script
+    that joined the tokens instead of decoding them wrote it; any other text as it is."""
+    if "\u0120" not in text or " " in text.strip():
+        return text
+    if any(c not in _BYTE_SYMBOLS for c in text):
+        return text
+    return bytes(_BYTE_SYMBOLS[c] for c in text).decode("utf-8", errors="replace")
+
+
+# "\." "\-" "\(2022\)": a chat app's Markdown escapes, kept when the reply was saved from
+# its send path.
+_MARKDOWN_ESCAPE = re.compile(r"\\([_*\[\]()~`>#+\-=|{}.!])")
+
+
+def without_markdown_escapes(text: str) -> str:
+    """``text`` without the backslashes of Markdown escapes ("$1\\.2 billion\\." -> "$1.2
+    billion."), when it holds two or more; any other text as it is."""
+    if len(_MARKDOWN_ESCAPE.findall(text)) < 2:
+        return text
+    return _MARKDOWN_ESCAPE.sub(r"\1", text)

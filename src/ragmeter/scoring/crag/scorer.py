@@ -87,11 +87,13 @@ from ragmeter.scoring.crag.tickers import spell_out_tickers, tickers_beside_name
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import (
     conclusion_cut_off,
+    notes_cut_off,
     steps_cut_off,
     stops_at_lead_in,
 )
 from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
+    as_bpe_decoded,
     as_detokenized,
     as_unescaped,
     bracket_labels_as_text,
@@ -102,6 +104,7 @@ from ragmeter.scoring.normalize import (
     strip_citation_markers,
     strip_markup,
     without_chat,
+    without_markdown_escapes,
     without_repeated_lines,
 )
 from ragmeter.types import Question
@@ -158,6 +161,9 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
 # A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
 _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
 
+# An OpenAI-style client's exception text: "Error code: 400 - {'object': 'error', ...}".
+_CLIENT_ERROR = re.compile(r"\s*Error code: [45]\d\d - \{")
+
 # Llama 3.1's built-in tool call as the whole reply: its token, then one call with a query.
 _TOOL_CALL_ONLY = re.compile(
     r"\s*<\|python_tag\|>\s*[A-Za-z_][\w.]*\(\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:\"[^\"\n]*\"|'[^'\n]*')"
@@ -176,11 +182,13 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
     1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
-    Jeff Mangum), after reading a reply saved as a JSON string's inside as that string,
+    Jeff Mangum), after reading byte-level BPE symbols as text ("JuneĠ4"), a reply saved as
+    a JSON string's inside as that string, dropping a chat app's Markdown escapes ("\\."),
     repairing UTF-8 read as cp1252 ("hadnâ€™t" is "hadn’t"), joining Penn-Treebank tokens ("I
     do n't know"), reading a "【Answer】X【Basis】Y" template as "Y Answer: X" and keeping
     one copy of a line a reply repeats until its cap."""
-    text = repaired_mojibake(as_detokenized(as_unescaped(prediction)))
+    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(prediction)))
+    text = repaired_mojibake(as_detokenized(text))
     text = without_repeated_lines(bracket_labels_as_text(text))
     text = strip_markup(as_rendered(text))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
@@ -315,6 +323,13 @@ class CragScorer:
             "truncated": truncated,
         }
         cut = without_stop_token(cut)
+        if _CLIENT_ERROR.match(cut):
+            # "Error code: 400 - {'object': 'error', 'message': "This model's maximum
+            # context length is 8192 tokens. ..."}": a client's exception written in place
+            # of the reply; the system answered nothing.
+            return ScoredSample(
+                **common, label="missing", rule="refusal", rule_detail="an API error, no answer"
+            )
         if _TOOL_CALL_ONLY.fullmatch(cut):
             # '<|python_tag|>brave_search.call(query="...")': a model's built-in tool call
             # submitted as its reply, its own special token first; it answers nothing.
@@ -327,6 +342,13 @@ class CragScorer:
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
         structured = read_program(cut) or read_structured(cut, cut_off=truncated)
+        if truncated and notes_cut_off(cut):
+            return ScoredSample(
+                **common,
+                label="missing",
+                rule="answer_past_cut",
+                rule_detail="the cut falls in the reading notes, before the answer line",
+            )
         if structured is not None and structured.cut_before_answer:
             return ScoredSample(
                 **common,

@@ -264,6 +264,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _call_fields(prediction, cut_off=cut_off)
             or _triple_fields(prediction)
             or _go_struct_fields(prediction)
+            or _frame_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -357,6 +358,46 @@ def _go_struct_fields(text: str) -> dict[str, Any] | None:
     if fields.get("grounded") is False and fields.get("answer") is None:
         fields["found"] = False  # the struct's own word that it found no answer
     return fields
+
+
+# A pandas DataFrame as str() prints it: a header of snake_case column names, then rows that
+# open with their index, values two or more spaces apart. Empty, it prints its columns.
+_FRAME_EMPTY = re.compile(r"\s*Empty DataFrame\s*\nColumns: \[[^\]\n]*\]\s*(?:\nIndex: \[\]\s*)?")
+_FRAME_COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
+_FRAME_ROW = re.compile(r"\s*\d+\s+(?P<values>\S.*?)\s*")
+
+
+def _frame_fields(text: str) -> dict[str, Any] | None:
+    """What a printed DataFrame answers, else None: its one column's values, each row's
+    values named by their columns when there are more, True or False as a verdict, and an
+    empty frame as no answer."""
+    if _FRAME_EMPTY.fullmatch(text):
+        return {"answer": None}
+    lines = [line for line in text.splitlines() if line.strip()]
+    header = lines[0].split() if lines else []
+    if len(lines) < 2 or not all(_FRAME_COLUMN.fullmatch(name) for name in header):
+        return None
+    rows = []
+    for line in lines[1:]:
+        m = _FRAME_ROW.fullmatch(line)
+        values = re.split(r"\s{2,}", m.group("values")) if m else []
+        if len(header) == 1 and m is not None:
+            values = [m.group("values")]
+        if len(values) != len(header):
+            return None
+        rows.append(values)
+    if len(header) == 1:
+        items = [row[0] for row in rows]
+        if items in (["True"], ["False"]):
+            return {"answer": "yes" if items == ["True"] else "no"}
+        return {"answer": items[0] if len(items) == 1 else items}
+    described = []
+    for row in rows:
+        named = (
+            f"{name.replace('_', ' ')} {v}" for name, v in zip(header[1:], row[1:], strict=True)
+        )
+        described.append(f"{row[0]} ({', '.join(named)})")
+    return {"answer": described[0] if len(described) == 1 else described}
 
 
 # "answer,unit,as_of,status" over rows: a CSV block as a table pipeline prints it. Only a

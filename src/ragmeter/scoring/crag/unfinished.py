@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["conclusion_cut_off", "steps_cut_off", "stops_at_lead_in"]
+__all__ = ["conclusion_cut_off", "notes_cut_off", "steps_cut_off", "stops_at_lead_in"]
 
 # The cut text ends on a conclusion that names no figure yet: "That makes an average of",
 # "a gain of about", "So the total is". A bare "so" is no such conclusion: "..., so check a
@@ -64,3 +64,15 @@ def stops_at_lead_in(reply: str) -> bool:
     It answers only what the lead-in itself states."""
     text = reply.strip()
     return text.endswith(":") and "\n" not in text
+
+
+# Chain-of-Note: a "Note N:" line on each retrieved document, then "Answer: X".
+_FIRST_NOTE = re.compile(r"^\s*note\s*1\s*:", re.IGNORECASE)
+_ANSWER_LINE = re.compile(r"^[ \t]*answer\b[^:\n]{0,40}:", re.IGNORECASE | re.MULTILINE)
+
+
+def notes_cut_off(cut: str) -> bool:
+    """True when ``cut`` is a chain of reading notes ("Note 1: ...\nNote 2: ...") that the
+    cut stopped before its answer line: the notes report what each document says, and the
+    reply answers on a line the cut left out, whatever the notes hold."""
+    return bool(_FIRST_NOTE.match(cut)) and not _ANSWER_LINE.search(cut)
