@@ -342,13 +342,6 @@ class CragScorer:
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
         structured = read_program(cut) or read_structured(cut, cut_off=truncated)
-        if truncated and notes_cut_off(cut):
-            return ScoredSample(
-                **common,
-                label="missing",
-                rule="answer_past_cut",
-                rule_detail="the cut falls in the reading notes, before the answer line",
-            )
         if structured is not None and structured.cut_before_answer:
             return ScoredSample(
                 **common,
@@ -359,6 +352,21 @@ class CragScorer:
         sample = await self._scored_reply(
             question, answers, cut, structured, prediction, common, truncated=truncated
         )
+        if (
+            truncated
+            and notes_cut_off(cut)
+            and (sample.label == "correct" or sample.rule in _JUDGED_RULES)
+        ):
+            # "Note 1: ... gave Best Visual Effects to Gladiator.\nNote 2: Not": the notes
+            # report what each document says, and the reply answers on a line past the cut.
+            # A figure or option the rules find wrong in them is asserted, and stays wrong.
+            return sample.model_copy(
+                update={
+                    "label": "missing",
+                    "rule": "answer_past_cut",
+                    "rule_detail": "the cut falls in the reading notes, before the answer line",
+                }
+            )
         lead_in = not truncated and stops_at_lead_in(cut)  # its own end, not the cut's
         working_only = lead_in or (structured is not None and structured.working_only)
         # A lead-in names no list: the items the rules found missing were never begun.

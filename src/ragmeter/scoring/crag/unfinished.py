@@ -74,5 +74,5 @@ _ANSWER_LINE = re.compile(r"^[ \t]*answer\b[^:\n]{0,40}:", re.IGNORECASE | re.MU
 def notes_cut_off(cut: str) -> bool:
     """True when ``cut`` is a chain of reading notes ("Note 1: ...\nNote 2: ...") that the
     cut stopped before its answer line: the notes report what each document says, and the
-    reply answers on a line the cut left out, whatever the notes hold."""
+    reply answers on a line the cut left out."""
     return bool(_FIRST_NOTE.match(cut)) and not _ANSWER_LINE.search(cut)
