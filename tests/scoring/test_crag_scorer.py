@@ -472,14 +472,14 @@ def test_reading_notes_cut_before_their_answer(truncator: Truncator) -> None:
     )
     s = asyncio.run(scorer.score(q("gladiator"), notes + "\nAnswer: Gladiator"))
     assert s.truncated and (s.label, s.rule) == ("missing", "answer_past_cut")
-    # A wrong figure the notes assert stays wrong.
+    # So with a wrong figure in the notes: the answer is past the cut.
     pe = "\n".join(
         f"Note {i}: The quote page gives a trailing P/E of 11.2 for the stock as of the close"
         " on February 27, 2024, from its earnings."
         for i in (1, 2, 3)
     )
     s = asyncio.run(scorer.score(q("9.63", query="what is its p/e ratio?"), pe + "\nAnswer: 11.2"))
-    assert s.truncated and (s.label, s.rule) == ("incorrect", "different_value")
+    assert s.truncated and (s.label, s.rule) == ("missing", "answer_past_cut")
 
 
 def test_a_reply_stopped_at_its_lead_in_gives_no_list(truncator: Truncator) -> None:

@@ -80,6 +80,7 @@ from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
     StructuredReading,
     read_structured,
+    without_dspy_markers,
     without_wrapper_fence,
 )
 from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
@@ -143,9 +144,10 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
 def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
     """The incorrect sample of a prediction the manipulation screen flags, or None (the fence
     a structured output comes wrapped in, and the tags of a tagged one, are no fake
-    boundary, nor is the fence of a program-aided reply)."""
+    boundary, nor are the fence of a program-aided reply and a DSPy program's field
+    markers)."""
     flagged = screen_manipulation(
-        without_output_tags(without_wrapper_fence(without_program_fence(cut)))
+        without_output_tags(without_wrapper_fence(without_program_fence(without_dspy_markers(cut))))
     )
     if flagged is None:
         return None
@@ -157,6 +159,9 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
         rule_span=(flagged.start, flagged.end),
     )
 
+
+# What the screen finds: doubt, a retraction or text addressed to the grader.
+_SCREEN_RULES = frozenset({"manipulation", "hedge", "retraction"})
 
 # A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
 _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
@@ -352,14 +357,12 @@ class CragScorer:
         sample = await self._scored_reply(
             question, answers, cut, structured, prediction, common, truncated=truncated
         )
-        if (
-            truncated
-            and notes_cut_off(cut)
-            and (sample.label == "correct" or sample.rule in _JUDGED_RULES)
-        ):
+        if truncated and notes_cut_off(cut) and sample.rule not in _SCREEN_RULES:
             # "Note 1: ... gave Best Visual Effects to Gladiator.\nNote 2: Not": the notes
-            # report what each document says, and the reply answers on a line past the cut.
-            # A figure or option the rules find wrong in them is asserted, and stays wrong.
+            # report what each document says, and the reply answers on a line past the cut,
+            # right or wrong as the notes may be (the graders' label on 35 of 44 such real
+            # answers; the other nine, five of them split and adjudicated, took a wrong
+            # figure in the notes as asserted). Doubt the screen finds still counts.
             return sample.model_copy(
                 update={
                     "label": "missing",

@@ -30,7 +30,7 @@ from typing import Any
 from ragmeter.scoring.crag.tagged import parse_tagged
 from ragmeter.scoring.refusal import match_refusal
 
-__all__ = ["StructuredReading", "read_structured", "without_wrapper_fence"]
+__all__ = ["StructuredReading", "read_structured", "without_dspy_markers", "without_wrapper_fence"]
 
 _ANSWER_KEYS = ("answer", "final_answer", "response", "result")
 _REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
@@ -265,10 +265,11 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _triple_fields(prediction)
             or _go_struct_fields(prediction)
             or _frame_fields(prediction)
+            or _dspy_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
-        return _read_tagged(prediction, cut_off)
+        return _read_working_then_reply(prediction) or _read_tagged(prediction, cut_off)
     found, trailing, cut_part_way = decoded
     if cut_part_way and cut_off and _field(found, (*_ANSWER_KEYS, "status")) is None:
         # '{"reasoning": "... 13.7 + 8.45 + 3.9 = 26.05; 26' and no "answer" yet: the object
@@ -398,6 +399,56 @@ def _frame_fields(text: str) -> dict[str, Any] | None:
         )
         described.append(f"{row[0]} ({', '.join(named)})")
     return {"answer": described[0] if len(described) == 1 else described}
+
+
+# "[[ ## answer ## ]]\nJune 4, 2019\n\n[[ ## supporting_docs ## ]]\n[2]\n\n[[ ## completed ## ]]":
+# DSPy's chat adapter's field markers, left in a raw completion. Only fields a program
+# answers in count as the format: any other name ("verdict") is left for the screen.
+_DSPY_MARKER = re.compile(r"\[\[ ## (?P<name>[a-z_][a-z0-9_]*) ## \]\]")
+_DSPY_NAMES = frozenset(
+    {*_KNOWN, "reasoning", "rationale", "supporting_docs", "supporting_documents", "completed"}
+)
+_DSPY_CUT_MARKER = re.compile(r"\[\[[^\]\n]*\]?$")
+
+
+def _dspy_parts(text: str) -> list[tuple[str, str, tuple[int, int]]] | None:
+    """Each field's name, text and marker span in a raw DSPy completion, else None."""
+    end = len(text.rstrip())
+    cut = _DSPY_CUT_MARKER.search(text[:end])
+    markers = list(_DSPY_MARKER.finditer(text, 0, cut.start() if cut else end))
+    if not markers or text[: markers[0].start()].strip():
+        return None
+    names = [m.group("name") for m in markers]
+    if len(set(names)) != len(names) or not set(names) <= _DSPY_NAMES:
+        return None
+    stops = [m.start() for m in markers[1:]] + [cut.start() if cut else end]
+    return [
+        (m.group("name"), text[m.end() : stop].strip(), m.span())
+        for m, stop in zip(markers, stops, strict=True)
+    ]
+
+
+def without_dspy_markers(text: str) -> str:
+    """``text`` with the field markers of a raw DSPy completion blanked out (same length),
+    for the manipulation screen; any other text as it is."""
+    parts = _dspy_parts(text)
+    if parts is None:
+        return text
+    spans = [span for _, _, span in parts]
+    cut = _DSPY_CUT_MARKER.search(text.rstrip())
+    if cut is not None:
+        spans.append(cut.span())  # a marker the 75-token cut stopped inside
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _dspy_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a raw DSPy completion, else None."""
+    parts = _dspy_parts(text)
+    if parts is None:
+        return None
+    return {name: value or None for name, value, _ in parts if name != "completed"}
 
 
 # "answer,unit,as_of,status" over rows: a CSV block as a table pipeline prints it. Only a
@@ -574,6 +625,36 @@ def _yaml_fields(text: str) -> dict[str, Any] | None:
         value = (m.group("value") or "").strip().strip("'\"")
         fields[key] = None if value.lower() in _YAML_NULL else value
     return fields
+
+
+# gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
+# reasoning, "assistantfinal" glued to the reply.
+_HARMONY = re.compile(
+    r"\s*analysis(?=\S)(?P<working>.*?)(?:assistantfinal(?P<reply>.*))?", re.DOTALL
+)
+# Rephrase-and-Respond: "Rephrased question: ..." then a blank line and "Response: ...".
+_REPHRASED = re.compile(
+    r"\s*Rephrased question:(?P<working>.*?)(?:\n\s*Response:(?P<reply>.*))?", re.DOTALL
+)
+
+
+def _read_working_then_reply(prediction: str) -> StructuredReading | None:
+    """The reply of an output that writes its working (gpt-oss's leaked analysis channel, a
+    rephrased question) before it under a label of the format; cut before the reply, the
+    working is all the text states, and it answers only where the judges find it true."""
+    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
+    if m is None:
+        return None
+    reply = m.group("reply")
+    if reply is None or not reply.strip():
+        working = m.group("working").strip()
+        return StructuredReading(
+            text=working, answer=working, beside="", alternatives=(), candidates_key=None,
+            working_only=True,
+        )  # fmt: skip
+    return StructuredReading(
+        text=reply.strip(), answer=reply.strip(), beside="", alternatives=(), candidates_key=None
+    )
 
 
 def _read_tagged(prediction: str, cut_off: bool) -> StructuredReading | None:
