@@ -9,6 +9,7 @@ from ragmeter.scoring.normalize import (
     as_bpe_decoded,
     as_detokenized,
     as_unescaped,
+    as_written,
     bracket_labels_as_text,
     capitals_as_names,
     contains_in_order,
@@ -294,3 +295,9 @@ def test_a_chat_apps_markdown_escapes_are_dropped() -> None:
     assert without_markdown_escapes(escaped) == "About *$191.7 million* for Black Panther (2018)."
     for kept in (r"C:\temp", r"one \. only"):
         assert without_markdown_escapes(kept) == kept
+
+
+def test_text_is_read_as_written_before_anything_else() -> None:
+    assert as_written("IĠdoĠn'tĠknow") == "I don't know"
+    assert as_written("He hadnâ€™t won\\.\nHe hadnâ€™t won\\.\nHe had") == "He hadn’t won."
+    assert as_written("Paris, in 1998.") == "Paris, in 1998."

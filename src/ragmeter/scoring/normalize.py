@@ -24,6 +24,7 @@ __all__ = [
     "as_bpe_decoded",
     "as_detokenized",
     "as_unescaped",
+    "as_written",
     "bracket_labels_as_text",
     "capitals_as_names",
     "contains_in_order",
@@ -791,3 +792,14 @@ def without_markdown_escapes(text: str) -> str:
     if len(_MARKDOWN_ESCAPE.findall(text)) < 2:
         return text
     return _MARKDOWN_ESCAPE.sub(r"\1", text)
+
+
+def as_written(text: str) -> str:
+    """``text`` as its system meant it, before any reading: byte-level BPE symbols decoded, a
+    JSON string's escapes and a chat app's Markdown escapes undone, UTF-8 read as cp1252
+    repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y Answer:
+    X", and one copy of a line repeated until the token cap. Each step changes only text
+    that shows its own signature."""
+    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(text)))
+    text = repaired_mojibake(as_detokenized(text))
+    return without_repeated_lines(bracket_labels_as_text(text))

@@ -94,19 +94,13 @@ from ragmeter.scoring.crag.unfinished import (
 )
 from ragmeter.scoring.crag.values import with_implied_year
 from ragmeter.scoring.normalize import (
-    as_bpe_decoded,
-    as_detokenized,
-    as_unescaped,
-    bracket_labels_as_text,
+    as_written,
     capitals_as_names,
     normalize_answer,
     normalize_text,
-    repaired_mojibake,
     strip_citation_markers,
     strip_markup,
     without_chat,
-    without_markdown_escapes,
-    without_repeated_lines,
 )
 from ragmeter.types import Question
 
@@ -187,15 +181,9 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
     1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
-    Jeff Mangum), after reading byte-level BPE symbols as text ("JuneĠ4"), a reply saved as
-    a JSON string's inside as that string, dropping a chat app's Markdown escapes ("\\."),
-    repairing UTF-8 read as cp1252 ("hadnâ€™t" is "hadn’t"), joining Penn-Treebank tokens ("I
-    do n't know"), reading a "【Answer】X【Basis】Y" template as "Y Answer: X" and keeping
-    one copy of a line a reply repeats until its cap."""
-    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(prediction)))
-    text = repaired_mojibake(as_detokenized(text))
-    text = without_repeated_lines(bracket_labels_as_text(text))
-    text = strip_markup(as_rendered(text))
+    Jeff Mangum), all after the text is read as written (`normalize.as_written`: "JuneĠ4",
+    "hadnâ€™t", "I do n't know" ...)."""
+    text = strip_markup(as_rendered(as_written(prediction)))
     text = chinese_as_english(strip_citation_markers(without_chat(text)))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
