@@ -284,6 +284,7 @@ def test_working_written_before_a_labelled_reply() -> None:
     rar = read_structured("Rephrased question: How many stores?\n\nResponse: 1,291 stores.")
     assert rar is not None and rar.text == "1,291 stores."
     assert read_structured("analysis of the data shows 1,291") is None
+    assert read_structured("analysis: the data show 1,291") is None
 
 
 def test_knowledge_graph_triples_are_read_by_their_objects() -> None:

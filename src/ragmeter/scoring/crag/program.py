@@ -36,14 +36,10 @@ _NOTHING_PRINTED = frozenset({"none", "nan", "null", "[]"})
 _VERDICTS = {"True": "Yes", "False": "No"}
 
 
-def _program(text: str) -> re.Match[str] | None:
-    return _PROGRAM.fullmatch(text)
-
-
 def without_program_fence(text: str) -> str:
     """``text`` with the fence of a program-aided reply blanked out (same length, so spans
     still point into the original), for the manipulation screen; any other text as it is."""
-    m = _program(text)
+    m = _PROGRAM.fullmatch(text)
     if m is None:
         return text
     for part in ("open", "close"):
@@ -57,7 +53,7 @@ def read_program(text: str) -> StructuredReading | None:
     """The plain reply a program-aided reply amounts to, or None for any other text. Cut
     before its output, the program is all the text states: its working, which answers only
     where the judges find a true answer in it."""
-    m = _program(text)
+    m = _PROGRAM.fullmatch(text)
     if m is None:
         return None
     code = m.group("code").strip()

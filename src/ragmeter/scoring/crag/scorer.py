@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from ragmeter.scoring.crag.arithmetic import arithmetic_as_result
 from ragmeter.scoring.crag.chinese import chinese_as_english
@@ -70,6 +70,7 @@ from ragmeter.scoring.crag.rules import (
     without_drafts,
 )
 from ragmeter.scoring.crag.screen import (
+    ScreenKind,
     ScreenMatch,
     alternatives_beside_decline,
     screen_hedge,
@@ -155,7 +156,7 @@ def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None
 
 
 # What the screen finds: doubt, a retraction or text addressed to the grader.
-_SCREEN_RULES = frozenset({"manipulation", "hedge", "retraction"})
+_SCREEN_RULES = frozenset(get_args(ScreenKind))
 
 # A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
 _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})

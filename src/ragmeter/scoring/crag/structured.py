@@ -628,9 +628,10 @@ def _yaml_fields(text: str) -> dict[str, Any] | None:
 
 
 # gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
-# reasoning, "assistantfinal" glued to the reply.
+# reasoning ("analysisWe need ...", "analysis2023 revenue ..."), "assistantfinal" glued to the
+# reply. ("analysis: ..." or "analysis shows" is a reply's own word.)
 _HARMONY = re.compile(
-    r"\s*analysis(?=\S)(?P<working>.*?)(?:assistantfinal(?P<reply>.*))?", re.DOTALL
+    r"\s*analysis(?=[A-Z0-9])(?P<working>.*?)(?:assistantfinal(?P<reply>.*))?", re.DOTALL
 )
 # Rephrase-and-Respond: "Rephrased question: ..." then a blank line and "Response: ...".
 _REPHRASED = re.compile(
