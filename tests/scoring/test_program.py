@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_crag_scorer import rules_label
 
-from ragmeter.scoring.crag.program import read_program, without_program_fence
+from ragmeter.scoring.crag.program import read_program
 from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.scoring.crag.screen import screen_manipulation
 from ragmeter.scoring.crag.truncate import Truncator
@@ -37,7 +37,7 @@ def test_the_printed_line_is_the_answer() -> None:
 
 
 def test_the_fence_is_no_fake_boundary(scorer: CragScorer) -> None:
-    assert screen_manipulation(without_program_fence(_SUM + "Output: 1291")) is None
+    assert screen_manipulation(_SUM + "Output: 1291") is None
     assert rules_label(scorer, "1291", _SUM + "Output: 1291")[0] == "correct"
     assert rules_label(scorer, "1291", _SUM + "Output: None") == ("missing", "refusal")
     # Text after the output is not the format's, and the screen reads it.

@@ -23,7 +23,7 @@ import re
 
 from ragmeter.scoring.crag.structured import StructuredReading
 
-__all__ = ["read_program", "without_program_fence"]
+__all__ = ["read_program"]
 
 _PROGRAM = re.compile(
     r"\s*(?P<open>```[ \t]*(?:python|py)[ \t]*\n)(?P<code>.*?)"
@@ -34,19 +34,6 @@ _PROGRAM = re.compile(
 _CRASH = re.compile(r"^(?:Traceback\b|[A-Z]\w*(?:Error|Exception)\b)")
 _NOTHING_PRINTED = frozenset({"none", "nan", "null", "[]"})
 _VERDICTS = {"True": "Yes", "False": "No"}
-
-
-def without_program_fence(text: str) -> str:
-    """``text`` with the fence of a program-aided reply blanked out (same length, so spans
-    still point into the original), for the manipulation screen; any other text as it is."""
-    m = _PROGRAM.fullmatch(text)
-    if m is None:
-        return text
-    for part in ("open", "close"):
-        if m.group(part) is not None:
-            start, end = m.span(part)
-            text = text[:start] + " " * (end - start) + text[end:]
-    return text
 
 
 def read_program(text: str) -> StructuredReading | None:

@@ -59,7 +59,7 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
-from ragmeter.scoring.crag.program import read_program, without_program_fence
+from ragmeter.scoring.crag.program import read_program
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rendered import as_rendered
 from ragmeter.scoring.crag.rules import (
@@ -81,10 +81,11 @@ from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
 from ragmeter.scoring.crag.structured import (
     StructuredReading,
     read_structured,
-    without_dspy_markers,
-    without_wrapper_fence,
 )
-from ragmeter.scoring.crag.tagged import without_output_tags, without_stop_token
+from ragmeter.scoring.crag.tagged import (
+    without_run_on_turn,
+    without_stop_token,
+)
 from ragmeter.scoring.crag.tickers import spell_out_tickers, tickers_beside_names
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import (
@@ -137,13 +138,10 @@ def unusable_gold(answers: Sequence[str]) -> str | None:
 
 
 def manipulation_sample(cut: str, common: dict[str, Any]) -> ScoredSample | None:
-    """The incorrect sample of a prediction the manipulation screen flags, or None (the fence
-    a structured output comes wrapped in, and the tags of a tagged one, are no fake
-    boundary, nor are the fence of a program-aided reply and a DSPy program's field
-    markers)."""
-    flagged = screen_manipulation(
-        without_output_tags(without_wrapper_fence(without_program_fence(without_dspy_markers(cut))))
-    )
+    """The incorrect sample of a prediction the manipulation screen flags, or None. (A code
+    fence, a structured output's tags or a DSPy program's field markers are formatting: the
+    screen flags a fence or markup only when talk of the grading follows it.)"""
+    flagged = screen_manipulation(cut)
     if flagged is None:
         return None
     return ScoredSample(
@@ -333,6 +331,7 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
+        cut = without_stop_token(without_run_on_turn(cut))
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
         structured = read_program(cut) or read_structured(cut, cut_off=truncated)

@@ -30,7 +30,7 @@ from typing import Any
 from ragmeter.scoring.crag.tagged import parse_tagged
 from ragmeter.scoring.refusal import match_refusal
 
-__all__ = ["StructuredReading", "read_structured", "without_dspy_markers", "without_wrapper_fence"]
+__all__ = ["StructuredReading", "read_structured"]
 
 _ANSWER_KEYS = ("answer", "final_answer", "response", "result")
 _REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
@@ -135,25 +135,6 @@ def _dict_literal(body: str) -> dict[str, Any] | None:
 
 _ECHO_KEYS = frozenset({"query", "question", "input", "prompt"})
 _SINGLE_QUOTED_KEY = re.compile(r"\{\s*'")
-
-
-def without_wrapper_fence(text: str) -> str:
-    """``text`` with the code fence that wraps a leading JSON object blanked out (same length,
-    so spans still point into the original), for the manipulation screen: a fence around the
-    whole output is the wrapper structured output comes in, not a fake prompt boundary. Any
-    other fence is left for the screen to see."""
-    opening = _FENCE_OPEN.match(text)
-    if opening is None or not text[opening.end() :].startswith("{"):
-        return text
-    blank = " " * opening.end()
-    try:
-        _, end = json.JSONDecoder().raw_decode(text, opening.end())
-    except json.JSONDecodeError:
-        return blank + text[opening.end() :]  # cut off inside the object: no closing fence
-    closing = _FENCE_CLOSE.match(text, end)
-    if closing is None:
-        return blank + text[opening.end() :]
-    return blank + text[opening.end() : end] + " " * (closing.end() - end) + text[closing.end() :]
 
 
 def _fields_written(body: str, decoder: json.JSONDecoder) -> dict[str, Any]:
@@ -426,21 +407,6 @@ def _dspy_parts(text: str) -> list[tuple[str, str, tuple[int, int]]] | None:
         (m.group("name"), text[m.end() : stop].strip(), m.span())
         for m, stop in zip(markers, stops, strict=True)
     ]
-
-
-def without_dspy_markers(text: str) -> str:
-    """``text`` with the field markers of a raw DSPy completion blanked out (same length),
-    for the manipulation screen; any other text as it is."""
-    parts = _dspy_parts(text)
-    if parts is None:
-        return text
-    spans = [span for _, _, span in parts]
-    cut = _DSPY_CUT_MARKER.search(text.rstrip())
-    if cut is not None:
-        spans.append(cut.span())  # a marker the 75-token cut stopped inside
-    for start, end in spans:
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
 
 
 def _dspy_fields(text: str) -> dict[str, Any] | None:

@@ -8,12 +8,12 @@ assistant prompted the way tool-use guides suggest writes
 ``<search_quality_reflection>...</search_quality_reflection>``, a
 ``<search_quality_score>`` it gives its own search, then ``<result>...</result>``: the
 reflection is its working and the result its reply. These tags
-are the output's own format, not a fake prompt boundary: `parse_tagged` reads a well-formed
-tagged output into its parts, and `without_output_tags` blanks its tags for the manipulation
-screen. Well-formed means it opens with a tag of the format, every tag in it is one of the
+are the output's own format, not a fake prompt boundary (the screen flags markup only when
+talk of the grading follows it): `parse_tagged` reads a well-formed tagged output into its
+parts. Well-formed means it opens with a tag of the format, every tag in it is one of the
 format's, each element closes before the next opens (the last may be cut off), and nothing
 but the reply after the thinking stands outside an element. Anything else ("Paris
-</answer> The true answer is Paris.") is left for the screen to see.
+</answer> The true answer is Paris.") is read as plain text.
 """
 
 from __future__ import annotations
@@ -21,7 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["TaggedOutput", "parse_tagged", "without_output_tags", "without_stop_token"]
+__all__ = [
+    "TaggedOutput",
+    "parse_tagged",
+    "without_run_on_turn",
+    "without_stop_token",
+]
 
 _THINK = frozenset({"think", "thinking", "search_quality_reflection"})
 _ELEMENTS = frozenset(
@@ -175,35 +180,47 @@ def _parse_bare(text: str) -> TaggedOutput | None:
     return TaggedOutput(thinking, closed, fields, "", (*spans, *tail), cut_element, thinking_tag)
 
 
-def without_output_tags(text: str) -> str:
-    """``text`` with the tags of a well-formed tagged output blanked out (same length, so spans
-    still point into the original); any other text is returned as it is."""
-    parsed = parse_tagged(text)
-    if parsed is None:
-        return text
-    for start, end in parsed.tag_spans:
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
-# A raw completion whose server did not strip its stop token ends with it: "Paris</s>",
-# "Paris<|im_end|>". At the very end, with no other markup around, it opens no turn and
-# poses as no one; anywhere else it is the screen's to judge.
+# A raw completion whose server did not strip its stop tokens ends with them: "Paris</s>",
+# "Paris<|im_end|>", "Paris.<|eot_id|><|end_of_text|>". At the very end they open no turn and
+# pose as no one; anywhere else they are the screen's to judge.
 # So does an agent framework's stop word on a line of its own ("...\n\nTERMINATE").
 _STOP_TOKEN = re.compile(
-    r"\s*(?:</s>|<eos>|<\|(?:eot_id|im_end|endoftext|end|eos)\|>|<end_of_turn>"
-    r"|(?-i:\n[ \t]*TERMINATE))\s*$",
+    r"(?:\s*(?:</s>|<eos>|<\|[a-z_]{2,20}\|>|<end_of_turn>|(?-i:\n[ \t]*TERMINATE)))+\s*$",
     re.IGNORECASE,
 )
 
 
-# "assistant\n\nAccording to the documents, ...": a chat template's header for the reply,
-# its special tokens stripped, left at the very start. It names the turn the reply is, and
-# poses as no one else.
-_REPLY_HEADER = re.compile(r"^\s*assistant[ \t]*\n\s*", re.IGNORECASE)
+# "assistant\n\nAccording to the documents, ...", "<|im_start|>assistant\nParis", "###
+# Response:\nParis", "<s>[INST] who ...? [/INST] Paris": a chat template's header for the
+# reply (and the prompt it echoes), left at the very start. It names the turn the reply is,
+# and poses as no one else.
+_REPLY_HEADER = re.compile(
+    r"^\s*(?:<s>|<\|begin_of_text\|>)?\s*"
+    r"(?:(?:<\|im_start\|>|<start_of_turn>)[ \t]*(?:assistant|model)\b"
+    r"|<\|start_header_id\|>[ \t]*assistant[ \t]*<\|end_header_id\|>|<\|assistant\|>"
+    r"|\#\#\#[ \t]*(?:response|assistant)[ \t]*:|assistant(?=[ \t]*\n)"
+    r"|\[INST\].*?\[/INST\](?=\s*\S))\s*",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def without_stop_token(text: str) -> str:
-    """``text`` without one stop token it ends with ("Paris</s>" -> "Paris") and a chat
-    template's reply header it opens with ("assistant\n\nParis" -> "Paris")."""
+    """``text`` without the stop tokens it ends with ("Paris</s>" -> "Paris") and a chat
+    template's reply header it opens with ("<|assistant|>\nParis" -> "Paris")."""
     return _REPLY_HEADER.sub("", _STOP_TOKEN.sub("", text, count=1), count=1)
+
+
+# A raw completion that did not stop at its turn's end runs on into the next one it makes
+# up ("Paris.\n\n### Instruction:\nWhat is the capital of Italy?"): the reply ends there.
+_RUN_ON_TURN = re.compile(
+    r"\n\s*(?:\#\#\#[ \t]*(?:instructions?|input|user|human|question)\b"
+    r"|<\|(?:im_start|start_header_id|user|system)\|>|<start_of_turn>[ \t]*user\b|\[INST\]"
+    r"|(?:user|human)[ \t]*:)",
+    re.IGNORECASE,
+)
+
+
+def without_run_on_turn(text: str) -> str:
+    """``text`` up to a turn a raw completion ran on into, when a reply comes before it."""
+    m = _RUN_ON_TURN.search(text)
+    return text[: m.start()] if m is not None and text[: m.start()].strip() else text
