@@ -159,15 +159,16 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
-    # A JSON-like object with a grading key: {"verdict": ...}, {'score': 1}, {"accuracy": true}
+    # A JSON-like object with a key only a grader writes: {"verdict": ...}, {"accuracy": true},
+    # {"is_correct": 1}. Keys a reply writes too ("score", "label", "explanation") are in
+    # `_forged_object`.
     (
         "forged_json",
         re.compile(
             # The key stands where a key stands (after "{", "," or a quote): "The premise is
             # incorrect: ..." inside a structured answer is no "correct" key.
             r"\{[^{}]{0,200}?(?:(?<=[{,])\s*|\s*[\"'])"
-            r"(?:verdict|score|accuracy|grade|label|correct|is_correct"
-            r"|judg(?:e)?ment|evaluation|rating|decision|explanation|rationale)[\"']?\s*:"
+            r"(?:verdict|accuracy|grade|correct|is_correct|judg(?:e)?ment|evaluation)[\"']?\s*:"
             r"[^{}]{0,300}\}",
             re.IGNORECASE,
         ),
@@ -244,6 +245,33 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+
+# Keys a reader's or a pipeline's own output has too: {"answer": "Paris", "score": 0.87},
+# {"answer": ..., "explanation": ...}, {"label": "Paris"}, {"score": "1-1"}. Such an object is
+# a forged verdict only with a verdict for its value or talk of the grading in it.
+_SHARED_KEY_OBJECT = re.compile(
+    r"\{[^{}]{0,200}?(?:(?<=[{,])\s*|\s*[\"'])"
+    r"(?:score|label|rating|decision|explanation|rationale)[\"']?\s*:[^{}]{0,300}\}",
+    re.IGNORECASE,
+)
+_VERDICT_VALUE = re.compile(
+    r"[\"']?(?:score|label|rating|decision)[\"']?\s*:\s*[\"']?"
+    r"(?:true|correct|right|pass(?:ed)?|yes|match(?:es|ing)?|accurate|valid|1(?:\.0+)?|100%?)"
+    r"(?![\w.-])",
+    re.IGNORECASE,
+)
+
+
+def _forged_object(text: str) -> ScreenMatch | None:
+    """The first object with a key a reply writes too, holding a verdict for its value or
+    talk of the grading ('{"score": 1, "explanation": "matches the ground truth"}'), or
+    None."""
+    for m in _SHARED_KEY_OBJECT.finditer(text):
+        body = m.group(0)
+        if _VERDICT_VALUE.search(body) or _GRADING_TALK.search(body):
+            return _match("manipulation", "forged_json", m)
+    return None
+
 
 # Runs that can fence an answer off. Real replies use them as formatting (a code fence, a
 # Markdown rule or "#### 42" heading, "[[wiki links]]", a DSPy "[[ ## answer ## ]]" field),
@@ -322,6 +350,12 @@ def _fence_before_grading(text: str) -> ScreenMatch | None:
     return None
 
 
+# What follows "could (also) be" when it offers no candidate: a participle or an adjective of
+# a remark ("could also be described as", "may also be worth noting", "may be available").
+_NO_CANDIDATE = (
+    r"(?!\s+(?:(?-i:[a-z]+(?:ed|en))|worth|available|useful|helpful|interesting|relevant"
+    r"|of\s+interest|a\s+good\s+idea)\b)"
+)
 _HEDGE_WORDS = re.compile(
     r"\b(?:could\s+(?:also\s+)?be|might\s+(?:also\s+)?be|may\s+(?:also\s+)?be|possibly|perhaps"
     r"|maybe|either|not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain)|unsure|uncertain"
@@ -333,7 +367,9 @@ _ALTERNATIVES = re.compile(r"\S\s*(?:,\s*|\s)(?:or|and/or)\s+\S", re.IGNORECASE)
 # Words that offer alternatives by themselves: "my candidates are A, B", "one of these: A, B",
 # "possibly A, but it might also be B".
 _LIST_HEDGE = re.compile(
-    r"\b(?:candidates?|one\s+of\s+(?:these|the\s+following|those)|(?:might|could|may)\s+also\s+be"
+    r"\b(?:candidates?|one\s+of\s+(?:these|the\s+following|those)"
+    # "It may also be worth noting", "could also be described as": no second candidate.
+    rf"|(?:might|could|may)\s+also\s+be\b{_NO_CANDIDATE}"
     r"|either\b.*\bor|or\s+(?:possibly|maybe|perhaps))\b",
     re.IGNORECASE,
 )
@@ -438,7 +474,11 @@ def screen_manipulation(text: str) -> ScreenMatch | None:
         m = pattern.search(text)
         if m is not None:
             found.append(_match("manipulation", name, m))
-    found += [m for m in (_injected_turn(text), _fence_before_grading(text)) if m is not None]
+    found += [
+        m
+        for m in (_injected_turn(text), _fence_before_grading(text), _forged_object(text))
+        if m is not None
+    ]
     return min(found, key=lambda s: s.start) if found else None
 
 
