@@ -104,6 +104,13 @@ def test_source_markers_are_dropped() -> None:
     graph = "BONDS (762) and AARON (755) [Data: Sources (2, 5); Entities (4, 9, +more)]."
     assert strip_citation_markers(graph) == "BONDS (762) and AARON (755)."
     assert strip_citation_markers("BONDS (762) [Data: Entities (1, 2, 4, ") == "BONDS (762)"
+    # An active-retrieval model's lookups, whole or cut off; a call showing its result stays.
+    flare = "It reopened on [Search(Tamsworth Lock reopening date)] June 4, 2019."
+    assert strip_citation_markers(flare) == "It reopened on June 4, 2019."
+    assert strip_citation_markers("[Search(Lloyd Simandl born)] [Search(Lloyd Sim") == ""
+    assert strip_citation_markers("[Calculator(4/2) \u2192 2]") == "[Calculator(4/2) \u2192 2]"
+    # A support desk's ticket number is no figure.
+    assert strip_citation_markers("passed on (ticket #48213).") == "passed on (ticket)."
     # A Self-RAG model's reflection tokens grade itself; its doubt stays.
     graded = "[Relevant]It opened in 1887.[No support / Contradictory][Utility:3]"
     assert strip_citation_markers(graded) == "It opened in 1887.[No support / Contradictory]"

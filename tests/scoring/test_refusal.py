@@ -17,6 +17,9 @@ from ragmeter.scoring.refusal import (
 )
 
 REFUSALS = [
+    # An active-retrieval model's report that its lookups found nothing.
+    "Neither search turned up the director of Live in Paris.",
+    "The searches didn't turn up a 2022 attendance figure.",
     # Vendors' fixed declines: a knowledge-base service's and an index's empty retrieval.
     "Sorry, I am unable to assist you with this request.",
     "Empty Response",

@@ -382,6 +382,22 @@ _DATA_REFERENCE = re.compile(
 )
 
 
+# "[Search(Tamsworth Lock reopening date)]": an active-retrieval model's lookup, written
+# where it needed a fact and left in the text (cut off too: "[Search(Lloyd Simandl bo").
+# A call that shows its result inside ("[Calculator(4/2) → 2]") is kept.
+_TOOL_CALL = re.compile(
+    r"[ \t]*\[(?:search|retrieve|retrieval|lookup|look_up|query|web_search|websearch"
+    r"|wiki(?:pedia)?(?:_?search)?)\((?:[^()\]\n]{0,200}\)\]|[^()\]\n]{0,200}$)",
+    re.IGNORECASE,
+)
+# "(ticket #48213)", "case no. 5521-A": a support desk's reference, no figure of the answer.
+_TICKET = re.compile(
+    r"\b(ticket|case|reference|ref\.?|request|incident)\s*(?:no\.?|number|id)?\s*[#:]?\s*"
+    r"#?[A-Z]{0,4}-?\d{3,}[\w-]*",
+    re.IGNORECASE,
+)
+
+
 # " ##0$$ ##3$$": a knowledge-base chat assistant's chunk markers, left unrendered.
 _CHUNK_MARKER = re.compile(r"[ \t]*##\d{1,3}\$\$")
 
@@ -399,11 +415,13 @@ _SOURCE_TALLY = re.compile(
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
     2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]", " ##0$$"; "passage 2
-    says" -> "a passage says"), a Self-RAG model's grades of itself ("[Relevant]",
-    "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources; 1 says 1929 to 1941)"
-    -> "1929 to 1939"): they point at sources or grade the reply, and are no figure or claim
+    says" -> "a passage says"), lookups an active-retrieval model left in ("[Search(...)]"),
+    a support ticket's number ("ticket #48213" -> "ticket"), a Self-RAG model's grades of
+    itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources;
+    1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or grade the reply, and are no figure or claim
     of the answer."""
-    text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", text))
+    text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", _TOOL_CALL.sub("", text)))
+    text = _TICKET.sub(r"\1", text)
     text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
     text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
     return _NUMBERED_SOURCE.sub(r"a \1", text)

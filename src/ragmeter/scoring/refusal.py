@@ -79,6 +79,11 @@ _NONE_OF_THE_SOURCES = re.compile(
 _NOTHING_FOUND = re.compile(
     r"(?<!\S)(?:no (?:supporting|relevant|matching) (?:passages?|documents?|evidence|sources?"
     r"|results?|information|pages?|records?) (?:(?:was|were) )?(?:found|retrieved|returned)"
+    # "Neither search turned up the director.", "The searches didn't turn up ...": an
+    # active-retrieval model's report that its lookups found nothing.
+    r"|(?:neither|no|none of the) (?:search|searches|lookups?|queries|query|retrievals?)"
+    r" (?:turned|turns) up"
+    r"|(?:search|searches|lookups?|queries|query) (?:did not|didnt|does not|doesnt) turn up"
     r"|i (?:wont|will not|would rather not|prefer not to|am not going to|im not going to)"
     r" (?:guess|speculate))(?!\S)"
 )

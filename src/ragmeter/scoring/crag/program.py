@@ -1,4 +1,4 @@
-"""A program-aided reply: a short program in a code fence, then the line it printed.
+"""A program-aided reply: a short program and what it gave, then (maybe) an answer.
 
 Program-aided pipelines ask a model for a few lines of Python that store the facts from the
 documents in variables and print the answer; the harness runs the program and submits it
@@ -15,6 +15,17 @@ dates of documents) are no claims beside the answer. ``Output: None`` and
 a crash's last traceback line ("NameError: name 'x' is not defined") give no answer. The
 fence is the format's own, not a fake prompt boundary, when the whole reply is one such
 program and its output.
+
+A text-to-SQL chain (LangChain's ``SQLDatabaseChain`` with its intermediate steps) writes
+the same shape in three labelled lines:
+
+    SQLQuery: SELECT revenue FROM financials WHERE company = 'Norland Mills';
+    SQLResult: [(1204000000.0,)]
+    Answer: Norland Mills' revenue in 2023 was 1204000000.0.
+
+The answer line is the reply; an empty result or an error with no answer, or an answer that
+only reports the result's ``None``, gives none; cut before the answer line, the query and
+result are working.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ import re
 
 from ragmeter.scoring.crag.structured import StructuredReading
 
-__all__ = ["read_program"]
+__all__ = ["read_program", "read_sql_chain"]
 
 _PROGRAM = re.compile(
     r"\s*(?P<open>```[ \t]*(?:python|py)[ \t]*\n)(?P<code>.*?)"
@@ -60,4 +71,36 @@ def read_program(text: str) -> StructuredReading | None:
     printed = _VERDICTS.get(printed, printed)
     return StructuredReading(
         text=printed, answer=printed, beside="", alternatives=(), candidates_key=None
+    )
+
+
+_SQL_CHAIN = re.compile(
+    r"\s*SQLQuery:[ \t]*(?P<query>.*?)"
+    r"(?:\n+[ \t]*SQLResult:[ \t]*(?P<result>.*?))?"
+    r"(?:\n+[ \t]*Answer:[ \t]*(?P<answer>.*?))?\s*",
+    re.DOTALL,
+)
+# "... as of the most recent trading day is None.": the result's empty cell, read aloud.
+_READS_NONE = re.compile(r"\b(?:is|was|are|were|of)\s+(?:None|null|NULL)\.?$")
+
+
+def read_sql_chain(text: str) -> StructuredReading | None:
+    """The plain reply a text-to-SQL chain's "SQLQuery: / SQLResult: / Answer:" lines amount
+    to, or None for any other text."""
+    m = _SQL_CHAIN.fullmatch(text)
+    if m is None:
+        return None
+    answer = (m.group("answer") or "").strip()
+    if not answer:
+        working = " ".join(part.strip() for part in m.group("query", "result") if part)
+        return StructuredReading(
+            text=working, answer=working, beside="", alternatives=(), candidates_key=None,
+            working_only=True,
+        )  # fmt: skip
+    if answer.rstrip(".").lower() in _NOTHING_PRINTED or _READS_NONE.search(answer):
+        return StructuredReading(
+            text="No answer.", answer="", beside="", alternatives=(), candidates_key=None
+        )
+    return StructuredReading(
+        text=answer, answer=answer, beside="", alternatives=(), candidates_key=None
     )

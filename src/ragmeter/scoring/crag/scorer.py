@@ -59,7 +59,7 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
-from ragmeter.scoring.crag.program import read_program
+from ragmeter.scoring.crag.program import read_program, read_sql_chain
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rendered import as_rendered
 from ragmeter.scoring.crag.rules import (
@@ -334,7 +334,9 @@ class CragScorer:
         cut = without_stop_token(without_run_on_turn(cut))
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
-        structured = read_program(cut) or read_structured(cut, cut_off=truncated)
+        structured = (
+            read_program(cut) or read_sql_chain(cut) or read_structured(cut, cut_off=truncated)
+        )
         if structured is not None and structured.cut_before_answer:
             return ScoredSample(
                 **common,
