@@ -418,8 +418,8 @@ def strip_citation_markers(text: str) -> str:
     says" -> "a passage says"), lookups an active-retrieval model left in ("[Search(...)]"),
     a support ticket's number ("ticket #48213" -> "ticket"), a Self-RAG model's grades of
     itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources;
-    1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or grade the reply, and are no figure or claim
-    of the answer."""
+    1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or grade the reply, and
+    are no figure or claim of the answer."""
     text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", _TOOL_CALL.sub("", text)))
     text = _TICKET.sub(r"\1", text)
     text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
