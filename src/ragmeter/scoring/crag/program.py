@@ -45,6 +45,23 @@ _PROGRAM = re.compile(
 _CRASH = re.compile(r"^(?:Traceback\b|[A-Z]\w*(?:Error|Exception)\b)")
 _NOTHING_PRINTED = frozenset({"none", "nan", "null", "[]"})
 _VERDICTS = {"True": "Yes", "False": "No"}
+_NO_ANSWER = StructuredReading(
+    text="No answer.", answer="", beside="", alternatives=(), candidates_key=None
+)
+
+
+def _answered(answer: str) -> StructuredReading:
+    """A reply whose answer is ``answer`` and nothing beside it."""
+    return StructuredReading(
+        text=answer, answer=answer, beside="", alternatives=(), candidates_key=None
+    )
+
+
+def _working(text: str) -> StructuredReading:
+    """A reply cut before its answer: ``text`` is its working."""
+    return StructuredReading(
+        text=text, answer=text, beside="", alternatives=(), candidates_key=None, working_only=True
+    )
 
 
 def read_program(text: str) -> StructuredReading | None:
@@ -58,20 +75,12 @@ def read_program(text: str) -> StructuredReading | None:
     output = m.group("output")
     if output is None or not output.strip():
         # "Output:" with nothing after it: the cut fell before what the program printed.
-        return StructuredReading(
-            text=code, answer=code, beside="", alternatives=(), candidates_key=None,
-            working_only=True,
-        )  # fmt: skip
+        return _working(code)
     printed = output.strip()
     if printed.lower() in _NOTHING_PRINTED or _CRASH.match(printed):
-        return StructuredReading(
-            text="No answer.", answer="", beside="", alternatives=(), candidates_key=None
-        )
+        return _NO_ANSWER
     # print(a > b) says True or False: a yes or a no.
-    printed = _VERDICTS.get(printed, printed)
-    return StructuredReading(
-        text=printed, answer=printed, beside="", alternatives=(), candidates_key=None
-    )
+    return _answered(_VERDICTS.get(printed, printed))
 
 
 _SQL_CHAIN = re.compile(
@@ -92,15 +101,7 @@ def read_sql_chain(text: str) -> StructuredReading | None:
         return None
     answer = (m.group("answer") or "").strip()
     if not answer:
-        working = " ".join(part.strip() for part in m.group("query", "result") if part)
-        return StructuredReading(
-            text=working, answer=working, beside="", alternatives=(), candidates_key=None,
-            working_only=True,
-        )  # fmt: skip
+        return _working(" ".join(part.strip() for part in m.group("query", "result") if part))
     if answer.rstrip(".").lower() in _NOTHING_PRINTED or _READS_NONE.search(answer):
-        return StructuredReading(
-            text="No answer.", answer="", beside="", alternatives=(), candidates_key=None
-        )
-    return StructuredReading(
-        text=answer, answer=answer, beside="", alternatives=(), candidates_key=None
-    )
+        return _NO_ANSWER
+    return _answered(answer)
