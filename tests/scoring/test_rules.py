@@ -18,6 +18,9 @@ RULES = Rules()
         ("-", ["paris"], "missing", "empty_prediction"),
         ("?", ["paris"], "missing", "empty_prediction"),
         ("\U0001f937", ["paris"], "missing", "empty_prediction"),
+        # An empty reply after a CSV round trip through pandas.
+        ("nan", ["paris"], "missing", "empty_prediction"),
+        (" NaN ", ["paris"], "missing", "empty_prediction"),
         ("I don't know.", ["paris"], "missing", "refusal"),
         ("I don't know.", ["invalid question"], "missing", "refusal"),
         ("Paris.", ["paris"], "correct", "exact_match"),
@@ -67,6 +70,12 @@ RULES = Rules()
             "false_premise_detected",
         ),
         ("The premise is false.", ["paris"], "incorrect", "false_premise_claim_on_valid_question"),
+        (
+            "The premise is false.",
+            ["no country for old men"],
+            "incorrect",
+            "false_premise_claim_on_valid_question",
+        ),
         ("Paris", ["invalid question"], "incorrect", "answer_to_false_premise"),
         ("No.", ["invalid question"], "incorrect", "yes_no"),
     ],
@@ -75,6 +84,17 @@ def test_rule_outcomes(prediction: str, answers: list[str], label: str, rule: st
     out = RULES.apply(prediction, answers)
     assert out is not None
     assert (out.label, out.rule) == (label, rule)
+
+
+def test_a_premise_flag_beside_a_correction_the_gold_makes_is_left_to_the_judges() -> None:
+    gold = ["no, robert downey jr's iron man and chris evans' captain america"]
+    said = "The premise is false. Chris Evans is best known as Captain America."
+    assert RULES.apply(said, gold) is None
+    # A bare flag says nothing instead; a bare "no" gold answers a valid question.
+    bare = RULES.apply("invalid question", gold)
+    assert bare is not None and bare.rule == "false_premise_claim_on_valid_question"
+    flagged = RULES.apply(said, ["no"])
+    assert flagged is not None and flagged.rule == "false_premise_claim_on_valid_question"
 
 
 def test_undecided_goes_to_judge() -> None:

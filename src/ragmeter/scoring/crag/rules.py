@@ -2,7 +2,7 @@
 
 Applied in order to the truncated prediction:
 
-1. empty (or white space) → missing;
+1. empty (or white space, or ``nan``: an empty reply after a table's round trip) → missing;
 2. a refusal ("I don't know" and its phrasings) → missing, unless the gold is "invalid
    question" and the reply says the premise is false (it may add "I'm not aware of ...");
 3. equal to the gold answer or an alternative answer after normalisation → correct, and so
@@ -39,6 +39,10 @@ __all__ = [
     "is_invalid_gold",
 ]
 
+# pandas writes an empty reply to CSV as nothing and reads it back as NaN: a reply that is
+# just "nan" is a lost value, never an answer. ("None", which the round trip loses too, is
+# left an answer: a club with no titles.)
+_LOST_VALUE = "nan"
 _NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
 
 INVALID_QUESTION = "invalid question"
@@ -73,6 +77,10 @@ def is_invalid_gold(answers: Sequence[str]) -> bool:
 
 # "actually, walmart has the highest revenue ...": a gold that corrects the question's
 # premise, naming what is so.
+# "no, robert downey jr's iron man and chris evans' captain america": a gold that answers
+# a yes/no question no and says what is so instead, correcting the premise it rests on.
+# (A bare "no" answers a valid question; "No Country for Old Men" is a title.)
+_CORRECTING_NO = re.compile(r"\s*no\s*[,;:\u2014-]\s*\w", re.IGNORECASE)
 _CORRECTING_GOLD = re.compile(
     r"^\s*(?:actually|in fact),?\s+(?P<named>[^,;]+?)\s+(?:has|have|is|are|was|were|holds)\b",
     re.IGNORECASE,
@@ -109,7 +117,7 @@ class Rules:
         """
         if not answers:
             raise ValueError("a question without gold answers cannot be scored")
-        if not normalize_text(prediction):
+        if not normalize_text(prediction) or prediction.strip().lower() == _LOST_VALUE:
             # "", "-", "?", "🤷": not a word or a figure in it.
             return RuleOutcome("missing", "empty_prediction")
         invalid_gold = is_invalid_gold(answers)
@@ -140,7 +148,14 @@ class Rules:
             # revenue"): the question was not valid as asked.
             if any(is_invalid_gold([a]) or correction_named(a) for a in answers):
                 return RuleOutcome("correct", "false_premise_detected", claim.phrase)
-            return RuleOutcome("incorrect", "false_premise_claim_on_valid_question", claim.phrase)
+            if claim.whole or not any(_CORRECTING_NO.match(a) for a in answers):
+                return RuleOutcome(
+                    "incorrect", "false_premise_claim_on_valid_question", claim.phrase
+                )
+            # "Is Chris Evans most famous for Iron Man?" (gold "no, robert downey jr's iron
+            # man ..."): a premise flag beside what is so instead is the gold's own
+            # correction; whether it says the right thing is the judges' to weigh.
+            return None
         if invalid_gold and forms & {"yes", "no"}:
             # A bare "yes" or "no" takes the question as asked: it points nothing out.
             return RuleOutcome("incorrect", "yes_no", "a bare yes or no to a false premise")
