@@ -115,6 +115,11 @@ def test_tagged_replies_are_scored_as_their_answers(scorer: CragScorer) -> None:
         ("<|assistant|>\nParis", "Paris"),
         ("### Response:\nParis", "Paris"),
         ("<s>[INST] What is the capital of France? [/INST] Paris", "Paris"),
+        # Python's default logging prefix on a reply rebuilt from a log file.
+        ("INFO:__main__:Ubisoft", "Ubisoft"),
+        ("WARNING:root:I don't know", "I don't know"),
+        ("INFO:__main__:Ana Ruiz\nTom Hale", "Ana Ruiz\nTom Hale"),
+        ("Info: Ubisoft", "Info: Ubisoft"),
     ],
 )
 def test_a_stop_token_at_the_end_is_dropped(text: str, read: str) -> None:

@@ -193,13 +193,15 @@ _STOP_TOKEN = re.compile(
 # "assistant\n\nAccording to the documents, ...", "<|im_start|>assistant\nParis", "###
 # Response:\nParis", "<s>[INST] who ...? [/INST] Paris": a chat template's header for the
 # reply (and the prompt it echoes), left at the very start. It names the turn the reply is,
-# and poses as no one else.
+# and poses as no one else. So does the prefix of Python's default logging format
+# ("INFO:__main__:Ubisoft") on a reply rebuilt from a log file.
 _REPLY_HEADER = re.compile(
     r"^\s*(?:<s>|<\|begin_of_text\|>)?\s*"
     r"(?:(?:<\|im_start\|>|<start_of_turn>)[ \t]*(?:assistant|model)\b"
     r"|<\|start_header_id\|>[ \t]*assistant[ \t]*<\|end_header_id\|>|<\|assistant\|>"
     r"|\#\#\#[ \t]*(?:response|assistant)[ \t]*:|assistant(?=[ \t]*\n)"
-    r"|\[INST\].*?\[/INST\](?=\s*\S))\s*",
+    r"|\[INST\].*?\[/INST\](?=\s*\S)"
+    r"|(?-i:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]*:))\s*",
     re.IGNORECASE | re.DOTALL,
 )
 
