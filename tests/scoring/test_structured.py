@@ -283,6 +283,39 @@ def test_working_written_before_a_labelled_reply() -> None:
     assert read_structured("analysis: the data show 1,291") is None
 
 
+def test_a_step_back_reply_is_read_after_its_background() -> None:
+    background = (
+        "Step-back question: What is the history of Red Hot Chili Peppers on the chart?\n"
+        "Step-back answer: They hold the record with 15 No. 1s; Foo Fighters have 11.\n"
+    )
+    done = read_structured(background + "Final answer: Red Hot Chili Peppers.")
+    assert done is not None and done.text == "Red Hot Chili Peppers." and not done.working_only
+    # Cut inside the reply's one sentence, or in its label: the background is what it states.
+    begun = read_structured(background + "Final answer: Red Hot", cut_off=True)
+    assert begun is not None and begun.working_only
+    assert begun.text == "They hold the record with 15 No. 1s; Foo Fighters have 11. Red Hot"
+    label = read_structured(background + "Final a", cut_off=True)
+    assert label is not None and label.working_only and label.text.endswith("have 11.")
+    question_only = read_structured("Step-back question: What is the history of", cut_off=True)
+    assert question_only is not None and question_only.text == ""
+    assert read_structured("A step-back question: what is it?") is None
+
+
+def test_a_protocol_buffer_in_text_format_is_read_by_its_fields() -> None:
+    listed = read_structured(
+        'items: "Coco Gauff"\nitems: "Jessica Pegula"\nstatus: ANSWERED\n'
+        "confidence: 0.88\ndoc_ids: 1\ndoc_ids: 3"
+    )
+    assert listed is not None and listed.answer == "Coco Gauff, Jessica Pegula"
+    escaped = read_structured('answer: "Ocean\\\'s Eleven"\nstatus: ANSWERED')
+    assert escaped is not None and escaped.answer == "Ocean's Eleven"
+    declined = read_structured("status: NOT_FOUND")
+    assert declined is not None and declined.answer == ""
+    premise = read_structured('answer: "never won"\nstatus: FALSE_PREMISE\nnote: "nominated twice"')
+    assert premise is not None and premise.text.startswith("The premise is false.")
+    assert read_structured("status: the documents do not say\nso no answer") is None
+
+
 def test_knowledge_graph_triples_are_read_by_their_objects() -> None:
     one = read_structured("(Your Sister's Sister, directed_by, Lynn Shelton)")
     assert one is not None and one.text == "Lynn Shelton"
@@ -335,3 +368,30 @@ def test_the_judges_read_the_answer_field_not_the_evidence(mirror_file) -> None:
     s = asyncio.run(scorer.score(q("joel embiid", query=query), reply))
     assert judge.shown and all("Embiid" not in shown for shown in judge.shown)
     assert s.label == "incorrect", s
+
+
+def test_a_step_back_background_without_its_reply_answers_nothing_wrong(
+    scorer: CragScorer,
+) -> None:
+    background = (
+        "Step-back question: What is Lorient's Ligue 1 schedule?\n"
+        "Step-back answer: Lorient are in the relegation fight, with Metz and Clermont.\n"
+    )
+    # Rules alone find nothing in the background: it is working, so no answer (a judge
+    # may still find a true one in it; a wrong date the rules find in it stays wrong).
+    assert _label(scorer, "march 31, 2024", background + "Final a") == (
+        "missing",
+        "answer_past_cut",
+    )
+    assert _label(scorer, "march 16, 2024", background + "Final answer: March 16, 2024.") == (
+        "correct",
+        "exact_match",
+    )
+    declined = background + "Final answer: Not answerable from the documents."
+    assert _label(scorer, "march 31, 2024", declined) == ("missing", "refusal")
+
+
+def test_a_lost_value_and_a_logging_prefix_are_read_away(scorer: CragScorer) -> None:
+    assert _label(scorer, "ubisoft", "nan") == ("missing", "empty_prediction")
+    assert _label(scorer, "ubisoft", "INFO:__main__:Ubisoft") == ("correct", "exact_match")
+    assert _label(scorer, "ubisoft", "status: NOT_FOUND")[0] == "missing"

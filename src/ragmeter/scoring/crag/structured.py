@@ -9,11 +9,13 @@ null, empty or "N/A" answer declines, a premise flag points the premise out, and
 beside the answer offer alternatives. `read_structured` writes the output as the plain reply
 it amounts to, so the rules and judges read it as they read any other; the JSON itself never
 reaches a judge. A YAML block that opens with ``answer:`` (``answer: null`` over ``reason:
-...``, ``sources:`` over ``- item`` lines) is read as the same fields. Tagged output
-(``<answer>5</answer><evidence>...</evidence>``, a reply after ``<think> ... </think>``) is
-read the same way, its elements as the object's fields, and so is a function-calling
-pipeline's final call printed as text (``submit_answer(answer=None, found=False, reason=...)``),
-its keyword arguments as the fields.
+...``, ``sources:`` over ``- item`` lines) is read as the same fields, and so is a protocol
+buffer printed in text format (``items: "Ana Ruiz"`` once per item, ``status: NOT_FOUND``).
+Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after ``<think> ...
+</think>``) is read the same way, its elements as the object's fields, and so is a
+function-calling pipeline's final call printed as text
+(``submit_answer(answer=None, found=False, reason=...)``), its keyword arguments as the
+fields.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from ragmeter.scoring.refusal import match_refusal
 
 __all__ = ["StructuredReading", "read_structured"]
 
-_ANSWER_KEYS = ("answer", "final_answer", "response", "result")
+_ANSWER_KEYS = ("answer", "final_answer", "response", "result", "items")
 _REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
 _EVIDENCE_KEYS = ("evidence", "quote", "support", "basis", "context")
 _NOTE_KEYS = ("note", "notes", "caveat", "warning", "disclaimer")
@@ -42,6 +44,7 @@ _KNOWN = {
     *_ANSWER_KEYS, *_REASON_KEYS, *_EVIDENCE_KEYS, *_NOTE_KEYS, *_CANDIDATE_KEYS,
     *_PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
     "sources", "source", "citation", "citations", "source_ids", "docs", "documents", "found",
+    "doc_ids",
 }  # fmt: skip
 # Values a reader takes as "no answer here" (the rubric's null, empty or N/A). "none" is
 # left an answer: a president with no vice president.
@@ -250,7 +253,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         )
         if fields is not None:
             return _reading(fields, "")
-        return _read_working_then_reply(prediction) or _read_tagged(prediction, cut_off)
+        return _read_working_then_reply(prediction, cut_off) or _read_tagged(prediction, cut_off)
     found, trailing, cut_part_way = decoded
     if cut_part_way and cut_off and _field(found, (*_ANSWER_KEYS, "status")) is None:
         # '{"reasoning": "... 13.7 + 8.45 + 3.9 = 26.05; 26' and no "answer" yet: the object
@@ -567,16 +570,18 @@ def _triple_fields(text: str) -> dict[str, Any] | None:
 
 
 def _yaml_fields(text: str) -> dict[str, Any] | None:
-    """The top-level fields of a YAML block that opens with ``answer:``, else None."""
+    """The top-level fields of a block of ``key: value`` lines that opens with an answer
+    (``answer:``, ``items:``) or a status line, else None."""
     # A code fence around the block is its wrapper, not a line of it.
     lines = [
         line.rstrip()
         for line in text.strip().splitlines()
         if line.strip() and not line.strip().startswith("```")
     ]
-    if not lines or not lines[0].startswith("answer:"):
+    if not lines or not lines[0].startswith(_FIELD_LINE_OPENINGS):
         return None
     fields: dict[str, Any] = {}
+    repeated: set[str] = set()
     key: str | None = None
     for line in lines:
         item = _YAML_ITEM.match(line)
@@ -588,9 +593,29 @@ def _yaml_fields(text: str) -> dict[str, Any] | None:
         if m is None:
             return None  # not a block of fields: prose after all
         key = m.group("key")
-        value = (m.group("value") or "").strip().strip("'\"")
-        fields[key] = None if value.lower() in _YAML_NULL else value
+        raw = (m.group("value") or "").strip()
+        value = None if raw.lower() in _YAML_NULL else _scalar(raw)
+        if fields.get(key) is not None and value is not None:
+            # Protocol-buffer text format writes a repeated field once per value
+            # ('items: "Ana Ruiz"' over 'items: "Tom Hale"').
+            before = fields[key] if key in repeated else [fields[key]]
+            fields[key] = [*before, value]
+            repeated.add(key)
+        else:
+            fields[key] = value
     return fields
+
+
+_FIELD_LINE_OPENINGS = ("answer:", "items:", "status:")
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def _scalar(raw: str) -> str:
+    """A field's value as written: without its quotes, and a double-quoted string's escapes
+    (``\\'``, ``\\"``) read as the characters they stand for."""
+    if len(raw) > 1 and raw[0] == raw[-1] == '"':
+        return _ESCAPED.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), raw[1:-1])
+    return raw.strip("'\"")
 
 
 # gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
@@ -605,22 +630,42 @@ _REPHRASED = re.compile(
 )
 
 
-def _read_working_then_reply(prediction: str) -> StructuredReading | None:
+# Step-Back prompting: "Step-back question: <a broader question>", "Step-back answer:
+# <background>", then "Final answer: <the reply>".
+_STEP_BACK = re.compile(
+    r"\s*Step-back question:[^\n]*(?:\n\s*Step-back answer:(?P<working>.*?))?"
+    r"(?:\n\s*Final answer:(?P<reply>.*))?",
+    re.DOTALL | re.IGNORECASE,
+)
+_REPLY_LABEL = "final answer:"
+
+
+def _read_working_then_reply(prediction: str, cut_off: bool) -> StructuredReading | None:
     """The reply of an output that writes its working (gpt-oss's leaked analysis channel, a
-    rephrased question) before it under a label of the format; cut before the reply, the
-    working is all the text states, and it answers only where the judges find it true."""
+    rephrased question, a step-back question and its answer) before it under a label of the
+    format; cut before the reply, or inside the step-back reply's one sentence, the working
+    (and the reply's first words) is all the text states, and it answers only where the
+    judges find it true."""
     m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
+    step_back = m is None and (m := _STEP_BACK.fullmatch(prediction)) is not None
     if m is None:
         return None
-    reply = m.group("reply")
-    if reply is None or not reply.strip():
-        working = m.group("working").strip()
+    working = (m.group("working") or "").strip()
+    reply = (m.group("reply") or "").strip()
+    if step_back:
+        # "...Shady Records.\nFinal a": the cut fell in the reply's label.
+        head, _, last = working.rpartition("\n")
+        if head and _REPLY_LABEL.startswith(last.strip().lower()):
+            working = head.strip()
+        if cut_off and reply:
+            working, reply = f"{working} {reply}", ""
+    if not reply:
         return StructuredReading(
             text=working, answer=working, beside="", alternatives=(), candidates_key=None,
             working_only=True,
         )  # fmt: skip
     return StructuredReading(
-        text=reply.strip(), answer=reply.strip(), beside="", alternatives=(), candidates_key=None
+        text=reply, answer=reply, beside="", alternatives=(), candidates_key=None
     )
 
 
