@@ -442,7 +442,8 @@ _WHICH_YOU_MEAN = re.compile(
     re.IGNORECASE,
 )
 
-_CLAUSE_START = r"(?:^|[.!?;,:(—–]\s*|\s-\s*|\.\.\.\s*)"
+_AFTER_CLAUSE = r"(?:[.!?;,:(—–]\s*|\s-\s*|\.\.\.\s*)"
+_CLAUSE_START = rf"(?:^|{_AFTER_CLAUSE})"
 _RETRACTION = re.compile(
     rf"{_CLAUSE_START}(?:actually|wait|hmm+|oops|sorry|correction|on\s+second\s+thought|no\s+wait"
     r"|i\s+mean|let\s+me\s+correct(?:\s+(?:that|myself))?)\s*[,:;.!—–-]*\s*"
@@ -456,7 +457,9 @@ _RETRACTION = re.compile(
     r"|\bi\s+(?:misread|misspoke|mixed\s+(?:it|them|that)\s+up)\b"
     r"|\bon\s+(?:second\s+thought|(?:further\s+)?reflection|closer\s+(?:look|inspection))\b"
     r"|\bat\s+first\s+(?:glance|sight)\b"
-    rf"|{_CLAUSE_START}(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|incorrect|not\s+(?:right|correct))\b"
+    # Opening the reply, "That's not correct; there was no Woodstock in 2020." corrects the
+    # question: there is nothing of its own before it to take back.
+    rf"|{_AFTER_CLAUSE}(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|incorrect|not\s+(?:right|correct))\b"
     # "Actually, B is right; A was a mistake."
     r"|\b(?:was|is)\s+(?:a\s+mistake|an\s+error|my\s+mistake)\b",
     re.IGNORECASE,
