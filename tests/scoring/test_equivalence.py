@@ -635,6 +635,16 @@ def test_a_reasoning_chooses_an_option_in_its_conclusion() -> None:
     assert closed is not None and closed.label == "correct"
 
 
+def test_a_bulleted_list_run_together_by_a_rewrap_is_read_by_its_items() -> None:
+    gold = ["up!, now, and queen of me"]
+    wrapped = "The last three albums are: - Queen of Me (2023)\n- Now (2017) - Up! (2002)"
+    out = list_outcome(gold, wrapped)
+    assert out is not None and out.label == "correct", out
+    wrong = "The top three are: -\nGood Will Hunting (97%) - Argo (96%) - The Town (92%)"
+    missed = list_outcome(["good will hunting, argo, and gone baby gone"], wrong)
+    assert missed is not None and missed.label == "incorrect", missed
+
+
 def test_a_bulleted_list_is_read_by_its_lines() -> None:
     gold = ["jeff mangum, julian koster, scott spillane, and jeremy barnes"]
     lineup = (

@@ -21,6 +21,12 @@ from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
         ("USD 192 mln", "USD 192 million"),
         # "1.234" is a US decimal too; it is a thousands group beside a decimal comma.
         ("1.234 km, or 0,7 of it", "1,234 km, or 0.7 of it"),
+        # The Indian numbering system: lakh and crore, and groups of two above the thousands.
+        ("sold 60 crore units", "sold 600 million units"),
+        ("12.4 lakh visitors.", "1.24 million visitors."),
+        ("$120 crore", "$1.2 billion"),
+        ("2 lakh seats", "200,000 seats"),
+        ("12,40,512 people", "1,240,512 people"),
     ],
 )
 def test_european_figures_read_as_us_figures(written: str, read: str) -> None:

@@ -1163,11 +1163,26 @@ _BULLET = re.compile(r"^[ \t]*[-\u2022*][ \t]+(?P<line>.+)$", re.MULTILINE)
 _ITEM_DETAIL = re.compile(r":\s|\s[\u2013\u2014-]\s|\s\(")
 
 
+# "are: - Queen of Me (2023)\n- Now (2017) - Up! (2002)": a bulleted list whose line breaks
+# a rewrap (textwrap.fill) turned into spaces. A list's lead-in ends its line; a dash right
+# after its colon says the lines were run together, and each " - " after it opens an item.
+_FLATTENED_LIST = re.compile(r":[ \t]+-\s+(?=\S)")
+_RUN_ON_BULLET = re.compile(r"\s+-\s+(?=\S)")
+
+
+def _unflattened(text: str) -> str:
+    """``text`` with a run-together bulleted list back on one line per item."""
+    m = _FLATTENED_LIST.search(text)
+    if m is None:
+        return text
+    return f"{text[: m.start()]}:\n- {_RUN_ON_BULLET.sub(chr(10) + '- ', text[m.end() :])}"
+
+
 def _bullet_items(text: str) -> list[str] | None:
     """The names a bulleted list gives, one line each up to its detail ("- Jeff Mangum:
     vocals, guitar" -> "Jeff Mangum"; "- A, B and C: 3 each" -> "A, B and C"); None when the
     text holds fewer than two bullets."""
-    lines = [_before_relative(m.group("line")) for m in _BULLET.finditer(text)]
+    lines = [_before_relative(m.group("line")) for m in _BULLET.finditer(_unflattened(text))]
     if len(lines) < 2:
         return None
     heads = [_ITEM_DETAIL.split(line, maxsplit=1) for line in lines]

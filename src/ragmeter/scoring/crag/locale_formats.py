@@ -1,6 +1,8 @@
 """Figures written the way continental European locales write them, in the form the rules
 read: "5,33" is 5.33, "1.234,56" is 1,234.56, "1 560" is 1,560, "2,5 mrd" is "2.5 billion",
-and "10/03/2024" is 10 March 2024 where the writer dates day first.
+and "10/03/2024" is 10 March 2024 where the writer dates day first. So are the Indian
+numbering system's: "60 crore" is 600 million, "12.4 lakh" 1.24 million, "12,40,512"
+1,240,512.
 
 CRAG's golds write figures the US way. An answer from a system built for European users
 states the same fact with a decimal comma, dots or spaces between thousands and the day
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from ragmeter.scoring.crag.values import find_values
 
@@ -36,6 +39,14 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d])(?!,\d)")
 _SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d-]|[.,]\d)")
 _SCALE_WORDS = re.compile(r"(?<=\d)(\s?)(mrd|mld|bln|mln|mio)\b\.?", re.IGNORECASE)
 _SCALES = {"mrd": "billion", "mld": "billion", "bln": "billion", "mln": "million", "mio": "million"}
+# "12,40,512", "6,00,00,000": Indian digit grouping, twos above the last three (a US group
+# has three digits, so no US figure has a group of two).
+_INDIAN_GROUPS = re.compile(r"(?<![\d.,])\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])")
+# "60 crore", "12.4 lakh", "$120 crore", "45 lakhs": 10 million and 100,000.
+_INDIAN_SCALE = re.compile(
+    r"(?<![\d.,])(\d+(?:\.\d+)?)\s?(crores?|cr|lakhs?|lacs?)\b", re.IGNORECASE
+)
+_INDIAN_SCALES = {"c": Decimal(10**7), "l": Decimal(10**5)}
 _SLASH_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/])")
 _MONTH_NAMES = (
     "January February March April May June July August September October November December"
@@ -46,7 +57,9 @@ _MONTHS = _MONTH_NAMES.split()
 def locale_figures_as_us(prediction: str, answers: Sequence[str]) -> str:
     """``prediction`` with its European-format figures and dates written as CRAG's golds
     write them; unchanged when it has none."""
-    text = _DOTS_AND_COMMA.sub(lambda m: f"{m.group(1).replace('.', ',')}.{m.group(2)}", prediction)
+    text = _INDIAN_GROUPS.sub(lambda m: f"{int(m.group(0).replace(',', '')):,}", prediction)
+    text = _INDIAN_SCALE.sub(_indian_scaled, text)
+    text = _DOTS_AND_COMMA.sub(lambda m: f"{m.group(1).replace('.', ',')}.{m.group(2)}", text)
     text = _DOT_GROUPS.sub(lambda m: m.group(0).replace(".", ","), text)
     if _DECIMAL_COMMA.search(text):
         text = _ONE_DOT_GROUP.sub(lambda m: m.group(0).replace(".", ","), text)
@@ -55,6 +68,15 @@ def locale_figures_as_us(prediction: str, answers: Sequence[str]) -> str:
     text = _SPACE_GROUPS.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group(0)), text)
     text = _SCALE_WORDS.sub(lambda m: " " + _SCALES[m.group(2).lower()], text)
     return _day_first_dates(text, answers)
+
+
+def _indian_scaled(m: re.Match[str]) -> str:
+    """ "60 crore" as "600 million": the amount in the scale words the golds use."""
+    amount = Decimal(m.group(1)) * _INDIAN_SCALES[m.group(2)[0].lower()]
+    for scale, word in ((Decimal(10**9), "billion"), (Decimal(10**6), "million")):
+        if amount >= scale:
+            return f"{format((amount / scale).normalize(), 'f')} {word}"
+    return f"{int(amount):,}" if amount == amount.to_integral_value() else str(amount)
 
 
 def _day_first_dates(text: str, answers: Sequence[str]) -> str:
