@@ -395,3 +395,33 @@ def test_a_lost_value_and_a_logging_prefix_are_read_away(scorer: CragScorer) -> 
     assert _label(scorer, "ubisoft", "nan") == ("missing", "empty_prediction")
     assert _label(scorer, "ubisoft", "INFO:__main__:Ubisoft") == ("correct", "exact_match")
     assert _label(scorer, "ubisoft", "status: NOT_FOUND")[0] == "missing"
+
+
+def test_thought_summaries_before_a_reply_are_its_working() -> None:
+    thoughts = (
+        "**Pinpointing the Reopening Date**\n\nI'm focusing on the council notice. I've "
+        "confirmed the date.\n\n**Checking the Year**\n\nMy second source agrees.\n\n"
+    )
+    done = read_structured(thoughts + "The footbridge reopened on **June 4, 2019**.")
+    assert done is not None and not done.working_only
+    assert done.text == "The footbridge reopened on **June 4, 2019**."
+    begun = read_structured(thoughts + "The footbridge reopened on **", cut_off=True)
+    assert begun is not None and begun.working_only and begun.text.startswith("I'm focusing")
+    heading = read_structured("**Locating 2022 Funding Totals**", cut_off=True)
+    assert heading is not None and heading.working_only and heading.text == ""
+    # A bold answer, or a heading that names no step of thinking, is a reply.
+    assert read_structured("**Paris** is the capital.") is None
+    assert read_structured("**Answer**\n\nI believe it is Paris.") is None
+
+
+def test_an_r_vector_printout_is_read_by_its_elements() -> None:
+    listed = read_structured('[1] "William Wyler" "James Cameron"\n[3] "Peter Jackson"')
+    assert listed is not None and listed.answer == "William Wyler, James Cameron, Peter Jackson"
+    amount = read_structured("[1] 9.26e+11")
+    assert amount is not None and amount.answer == "926000000000"
+    counted = read_structured("[1] 1291")
+    assert counted is not None and counted.answer == "1291"
+    for decline in ("NULL", "[1] NA"):
+        read = read_structured(decline)
+        assert read is not None and read.answer == "", decline
+    assert read_structured("[1] Paris is the capital\nand more") is None

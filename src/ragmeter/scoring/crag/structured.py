@@ -250,6 +250,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _go_struct_fields(prediction)
             or _frame_fields(prediction)
             or _dspy_fields(prediction)
+            or _r_vector_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -618,6 +619,40 @@ def _scalar(raw: str) -> str:
     return raw.strip("'\"")
 
 
+# R's console printout of one vector (a pipeline writing capture.output(print(x))):
+# '[1] "Ana Ruiz" "Tom Hale"', '[1] 1291', '[1] 8.6e+10', each wrapped line opening with the
+# index of its first element ("[4]"); "NULL", or NA, for no value.
+_R_LINE = re.compile(r"\s*\[\d+\]\s+(?P<elements>.*?)\s*")
+_R_ELEMENT = re.compile(r'"(?P<text>(?:[^"\\]|\\.)*)(?:"|$)|(?P<bare>\S+)')
+_R_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
+_R_CONSTANTS = frozenset({"NA", "TRUE", "FALSE"})
+
+
+def _r_vector_fields(text: str) -> dict[str, Any] | None:
+    """The elements of an R vector's printout as the answer, else None."""
+    body = text.strip()
+    if body == "NULL":
+        return {"answer": None}
+    elements = [_R_LINE.fullmatch(line) for line in body.splitlines()]
+    if not elements or any(line is None for line in elements):
+        return None
+    items: list[str] = []
+    for line in filter(None, elements):
+        for m in _R_ELEMENT.finditer(line.group("elements")):
+            bare = m.group("bare")
+            if bare is None:
+                items.append(_ESCAPED.sub(lambda e: e.group(1), m.group("text")))
+            elif _R_NUMBER.fullmatch(bare):
+                items.append(_number(float(bare)) if "e" in bare.lower() else bare)
+            elif bare not in _R_CONSTANTS:
+                return None  # "[1] Paris is the capital.": a citation marker and prose
+            elif bare != "NA":
+                items.append(bare)
+    if not items:
+        return {"answer": None}
+    return {"answer": items[0] if len(items) == 1 else items}
+
+
 # gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
 # reasoning ("analysisWe need ...", "analysis2023 revenue ..."), "assistantfinal" glued to the
 # reply. ("analysis: ..." or "analysis shows" is a reply's own word.)
@@ -640,25 +675,61 @@ _STEP_BACK = re.compile(
 _REPLY_LABEL = "final answer:"
 
 
-def _read_working_then_reply(prediction: str, cut_off: bool) -> StructuredReading | None:
-    """The reply of an output that writes its working (gpt-oss's leaked analysis channel, a
-    rephrased question, a step-back question and its answer) before it under a label of the
-    format; cut before the reply, or inside the step-back reply's one sentence, the working
-    (and the reply's first words) is all the text states, and it answers only where the
-    judges find it true."""
-    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
-    step_back = m is None and (m := _STEP_BACK.fullmatch(prediction)) is not None
-    if m is None:
+# Gemini's thought summaries, submitted with the reply by a client that joins the text of
+# every part: a bold heading naming what it is doing ("**Pinpointing the Reopening Date**"),
+# a blank line and a first-person paragraph ("I'm focusing on ..."), once or more.
+_THOUGHT = re.compile(
+    r"\s*\*\*[A-Z][a-z]+ing\b[^*\n]{0,80}\*\*"
+    r"(?:[ \t]*\n\s*\n(?P<thought>(?:I(?:['\u2019](?:m|ve|ll|d))?|My)\s[^\n]*)(?:\n\s*\n|\s*$)"
+    r"|\s*$)"
+)
+
+
+def _thoughts_then_reply(prediction: str) -> tuple[str, str] | None:
+    """The thought summaries a reply opens with, and the reply after them; None without."""
+    thoughts: list[str] = []
+    at = 0
+    while (m := _THOUGHT.match(prediction, at)) is not None and m.end() > at:
+        thoughts.append((m.group("thought") or "").strip())
+        at = m.end()
+    if not thoughts:
         return None
-    working = (m.group("working") or "").strip()
-    reply = (m.group("reply") or "").strip()
-    if step_back:
+    return " ".join(t for t in thoughts if t), prediction[at:].strip()
+
+
+def _working_and_reply(prediction: str, cut_off: bool) -> tuple[str, str] | None:
+    """The working an output writes before its reply under a label of its format, and the
+    reply ("" when the cut fell before it, or inside the one sentence a step-back or a
+    thought-summarising reply gives: then its first words are read with the working)."""
+    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
+    if m is not None:
+        return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
+    found = _thoughts_then_reply(prediction)
+    if found is None:
+        m = _STEP_BACK.fullmatch(prediction)
+        if m is None:
+            return None
+        working = (m.group("working") or "").strip()
         # "...Shady Records.\nFinal a": the cut fell in the reply's label.
         head, _, last = working.rpartition("\n")
         if head and _REPLY_LABEL.startswith(last.strip().lower()):
             working = head.strip()
-        if cut_off and reply:
-            working, reply = f"{working} {reply}", ""
+        found = working, (m.group("reply") or "").strip()
+    working, reply = found
+    if cut_off and reply:
+        return f"{working} {reply}", ""
+    return working, reply
+
+
+def _read_working_then_reply(prediction: str, cut_off: bool) -> StructuredReading | None:
+    """The reply of an output that writes its working (gpt-oss's leaked analysis channel, a
+    rephrased question, a step-back question and its answer, Gemini's thought summaries)
+    before it; cut before the reply, the working (and the reply's first words) is all the
+    text states, and it answers only where the judges find it true."""
+    found = _working_and_reply(prediction, cut_off)
+    if found is None:
+        return None
+    working, reply = found
     if not reply:
         return StructuredReading(
             text=working, answer=working, beside="", alternatives=(), candidates_key=None,
