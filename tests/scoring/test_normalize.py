@@ -224,6 +224,8 @@ def test_a_chat_replys_pleasantries_are_not_its_answer() -> None:
     assert without_chat(said) == "She has not won it yet."
     assert without_chat("Sure! Paris.\nWould you like more detail?") == "Paris."
     assert without_chat("Paris. Hope this helps!") == "Paris."
+    # A gateway's disclaimer under every reply says nothing of this one.
+    assert without_chat("Paris.\n\nAI-generated content may be incorrect.") == "Paris."
     # A correction announced says something; pleasantries alone are left as they are.
     assert without_chat("Quick correction! It hit in 2024.") == "Quick correction! It hit in 2024."
     assert without_chat("Great question!") == "Great question!"

@@ -596,11 +596,14 @@ def is_chat_opener(sentence: str) -> bool:
 
 _LEADING_SENTENCE = re.compile(r"^\s*([^.!?\n]{1,60}[.!?]+)\s+")
 # "Let me know if you'd like more detail!", "Hope this helps.", "Want me to list them?": a
-# chat reply's closing offer, after the answer.
+# chat reply's closing offer, after the answer. So is the disclaimer a gateway appends to
+# every reply ("AI-generated content may be incorrect."): it says nothing of this answer.
 _CLOSING_OFFER = re.compile(
     r"(?:(?<=[.!?)])\s+|\n\s*)(?:(?:just\s+)?let\s+me\s+know|hope\s+(?:this|that)\s+helps"
     r"|feel\s+free\s+to|happy\s+to\s+help|glad\s+to\s+help|would\s+you\s+like|want\s+me\s+to"
-    r"|do\s+you\s+want|if\s+you(?:'|\u2019)?d\s+like|enjoy\b)[^\n]*$",
+    r"|do\s+you\s+want|if\s+you(?:'|\u2019)?d\s+like|enjoy\b"
+    r"|ai[- ]generated\s+(?:content|answers?|responses?)\s+(?:may|might|can)\s+(?:be\s+"
+    r"(?:incorrect|inaccurate|wrong)|contain\s+(?:errors|mistakes|inaccuracies))\.?\s*$)[^\n]*$",
     re.IGNORECASE,
 )
 
