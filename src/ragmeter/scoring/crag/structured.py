@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragmeter.scoring.crag.tagged import parse_tagged
+from ragmeter.scoring.crag.working import working_and_reply
 from ragmeter.scoring.refusal import match_refusal
 
 __all__ = ["StructuredReading", "read_structured"]
@@ -653,80 +654,12 @@ def _r_vector_fields(text: str) -> dict[str, Any] | None:
     return {"answer": items[0] if len(items) == 1 else items}
 
 
-# gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
-# reasoning ("analysisWe need ...", "analysis2023 revenue ..."), "assistantfinal" glued to the
-# reply. ("analysis: ..." or "analysis shows" is a reply's own word.)
-_HARMONY = re.compile(
-    r"\s*analysis(?=[A-Z0-9])(?P<working>.*?)(?:assistantfinal(?P<reply>.*))?", re.DOTALL
-)
-# Rephrase-and-Respond: "Rephrased question: ..." then a blank line and "Response: ...".
-_REPHRASED = re.compile(
-    r"\s*Rephrased question:(?P<working>.*?)(?:\n\s*Response:(?P<reply>.*))?", re.DOTALL
-)
-
-
-# Step-Back prompting: "Step-back question: <a broader question>", "Step-back answer:
-# <background>", then "Final answer: <the reply>".
-_STEP_BACK = re.compile(
-    r"\s*Step-back question:[^\n]*(?:\n\s*Step-back answer:(?P<working>.*?))?"
-    r"(?:\n\s*Final answer:(?P<reply>.*))?",
-    re.DOTALL | re.IGNORECASE,
-)
-_REPLY_LABEL = "final answer:"
-
-
-# Gemini's thought summaries, submitted with the reply by a client that joins the text of
-# every part: a bold heading naming what it is doing ("**Pinpointing the Reopening Date**"),
-# a blank line and a first-person paragraph ("I'm focusing on ..."), once or more.
-_THOUGHT = re.compile(
-    r"\s*\*\*[A-Z][a-z]+ing\b[^*\n]{0,80}\*\*"
-    r"(?:[ \t]*\n\s*\n(?P<thought>(?:I(?:['\u2019](?:m|ve|ll|d))?|My)\s[^\n]*)(?:\n\s*\n|\s*$)"
-    r"|\s*$)"
-)
-
-
-def _thoughts_then_reply(prediction: str) -> tuple[str, str] | None:
-    """The thought summaries a reply opens with, and the reply after them; None without."""
-    thoughts: list[str] = []
-    at = 0
-    while (m := _THOUGHT.match(prediction, at)) is not None and m.end() > at:
-        thoughts.append((m.group("thought") or "").strip())
-        at = m.end()
-    if not thoughts:
-        return None
-    return " ".join(t for t in thoughts if t), prediction[at:].strip()
-
-
-def _working_and_reply(prediction: str, cut_off: bool) -> tuple[str, str] | None:
-    """The working an output writes before its reply under a label of its format, and the
-    reply ("" when the cut fell before it, or inside the one sentence a step-back or a
-    thought-summarising reply gives: then its first words are read with the working)."""
-    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
-    if m is not None:
-        return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
-    found = _thoughts_then_reply(prediction)
-    if found is None:
-        m = _STEP_BACK.fullmatch(prediction)
-        if m is None:
-            return None
-        working = (m.group("working") or "").strip()
-        # "...Shady Records.\nFinal a": the cut fell in the reply's label.
-        head, _, last = working.rpartition("\n")
-        if head and _REPLY_LABEL.startswith(last.strip().lower()):
-            working = head.strip()
-        found = working, (m.group("reply") or "").strip()
-    working, reply = found
-    if cut_off and reply:
-        return f"{working} {reply}", ""
-    return working, reply
-
-
 def _read_working_then_reply(prediction: str, cut_off: bool) -> StructuredReading | None:
     """The reply of an output that writes its working (gpt-oss's leaked analysis channel, a
     rephrased question, a step-back question and its answer, Gemini's thought summaries)
     before it; cut before the reply, the working (and the reply's first words) is all the
     text states, and it answers only where the judges find it true."""
-    found = _working_and_reply(prediction, cut_off)
+    found = working_and_reply(prediction, cut_off=cut_off)
     if found is None:
         return None
     working, reply = found

@@ -1,0 +1,83 @@
+"""Output that writes its working before its reply, under labels of its format.
+
+gpt-oss's leaked analysis channel ("analysisWe need ... assistantfinalParis"),
+Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), Step-Back prompting
+("Step-back question:", "Step-back answer:", "Final answer:") and Gemini's thought summaries
+submitted with the reply ("**Pinpointing the Date**" over "I'm focusing on ...") each say
+where the working ends and the reply begins. `working_and_reply` splits them there; the
+structured reader reads the reply, or, where CRAG's 75-token cut fell before it, the
+working as all the text states.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["working_and_reply"]
+
+# gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
+# reasoning ("analysisWe need ...", "analysis2023 revenue ..."), "assistantfinal" glued to the
+# reply. ("analysis: ..." or "analysis shows" is a reply's own word.)
+_HARMONY = re.compile(
+    r"\s*analysis(?=[A-Z0-9])(?P<working>.*?)(?:assistantfinal(?P<reply>.*))?", re.DOTALL
+)
+# Rephrase-and-Respond: "Rephrased question: ..." then a blank line and "Response: ...".
+_REPHRASED = re.compile(
+    r"\s*Rephrased question:(?P<working>.*?)(?:\n\s*Response:(?P<reply>.*))?", re.DOTALL
+)
+
+
+# Step-Back prompting: "Step-back question: <a broader question>", "Step-back answer:
+# <background>", then "Final answer: <the reply>".
+_STEP_BACK = re.compile(
+    r"\s*Step-back question:[^\n]*(?:\n\s*Step-back answer:(?P<working>.*?))?"
+    r"(?:\n\s*Final answer:(?P<reply>.*))?",
+    re.DOTALL | re.IGNORECASE,
+)
+_REPLY_LABEL = "final answer:"
+
+
+# Gemini's thought summaries, submitted with the reply by a client that joins the text of
+# every part: a bold heading naming what it is doing ("**Pinpointing the Reopening Date**"),
+# a blank line and a first-person paragraph ("I'm focusing on ..."), once or more.
+_THOUGHT = re.compile(
+    r"\s*\*\*[A-Z][a-z]+ing\b[^*\n]{0,80}\*\*"
+    r"(?:[ \t]*\n\s*\n(?P<thought>(?:I(?:['\u2019](?:m|ve|ll|d))?|My)\s[^\n]*)(?:\n\s*\n|\s*$)"
+    r"|\s*$)"
+)
+
+
+def _thoughts_then_reply(prediction: str) -> tuple[str, str] | None:
+    """The thought summaries a reply opens with, and the reply after them; None without."""
+    thoughts: list[str] = []
+    at = 0
+    while (m := _THOUGHT.match(prediction, at)) is not None and m.end() > at:
+        thoughts.append((m.group("thought") or "").strip())
+        at = m.end()
+    if not thoughts:
+        return None
+    return " ".join(t for t in thoughts if t), prediction[at:].strip()
+
+
+def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | None:
+    """The working an output writes before its reply under a label of its format, and the
+    reply ("" when the cut fell before it, or inside the one sentence a step-back or a
+    thought-summarising reply gives: then its first words are read with the working)."""
+    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
+    if m is not None:
+        return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
+    found = _thoughts_then_reply(prediction)
+    if found is None:
+        m = _STEP_BACK.fullmatch(prediction)
+        if m is None:
+            return None
+        working = (m.group("working") or "").strip()
+        # "...Shady Records.\nFinal a": the cut fell in the reply's label.
+        head, _, last = working.rpartition("\n")
+        if head and _REPLY_LABEL.startswith(last.strip().lower()):
+            working = head.strip()
+        found = working, (m.group("reply") or "").strip()
+    working, reply = found
+    if cut_off and reply:
+        return f"{working} {reply}", ""
+    return working, reply
