@@ -511,15 +511,3 @@ def test_a_chain_of_follow_ups_cut_before_its_final_answer(truncator: Truncator)
     # What the steps state stands when the judges find the true answer in them.
     scorer = CragScorer([LLMJudge(ScriptedLLM(lambda u, s: "yes"), "fake")], truncator=truncator)
     assert asyncio.run(scorer.score(oscar, chain)).label == "correct"
-
-
-def test_an_answer_hidden_behind_a_redaction_tag_is_no_answer(truncator: Truncator) -> None:
-    scorer = CragScorer([], truncator=truncator)
-    footer = "\n\nAI-generated content may be incorrect."
-    hidden = "<PERSON> played the title role in Edward Scissorhands (<DATE_TIME>)." + footer
-    assert rules_label(scorer, "johnny depp", hidden) == ("missing", "redacted_answer")
-    # What it left in view is read as any answer: a right name, a wrong figure.
-    shown = "Johnny Depp played the title role in <DATE_TIME>." + footer
-    assert rules_label(scorer, "johnny depp", shown) == ("correct", "opens_with_gold")
-    priced = "Orlen Foods reported revenue of $1.1 billion in <DATE_TIME>."
-    assert rules_label(scorer, "$1.2 billion", priced) == ("incorrect", "different_value")

@@ -68,7 +68,6 @@ RuleName = Literal[
     "restates_question",
     "opens_with_gold",
     "answer_past_cut",
-    "redacted_answer",
     "unmatched_rules_only",
 ]
 """How a rule settled a sample.
@@ -107,8 +106,6 @@ RuleName = Literal[
 - ``answer_past_cut``: the 75-token cut fell where the prediction was about to give the figure
   it worked towards ("That makes an average of"), or inside a JSON object before its answer
   field; the figures before are working (missing).
-- ``redacted_answer``: a guardrail put an entity's type where the entity was ("<PERSON> played
-  the title role"), and what the rules and judges found wrong is what it hid (missing).
 - ``unmatched_rules_only``: no rule matched and no judge ran (incorrect, an approximation).
 """
 

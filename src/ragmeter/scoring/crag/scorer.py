@@ -159,11 +159,6 @@ _SCREEN_RULES = frozenset(get_args(ScreenKind))
 # A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
 _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
 
-# The tags a PII guardrail writes in place of what it hides (Presidio's entity types).
-_REDACTION = re.compile(
-    r"<(?:PERSON|LOCATION|DATE_TIME|NRP|ORGANIZATION|EMAIL_ADDRESS|PHONE_NUMBER|URL|REDACTED)>"
-)
-
 # An OpenAI-style client's exception text: "Error code: 400 - {'object': 'error', ...}".
 _CLIENT_ERROR = re.compile(r"\s*Error code: [45]\d\d - \{")
 
@@ -382,21 +377,6 @@ class CragScorer:
                     "label": "missing",
                     "rule": "answer_past_cut",
                     "rule_detail": "the text stops before its answer: working or a lead-in",
-                }
-            )
-        if (
-            sample.label == "incorrect"
-            and sample.rule in _JUDGED_RULES | {"list_items"}
-            and _REDACTION.search(cut)
-        ):
-            # "<PERSON> played the title role in Edward Scissorhands.": a guardrail
-            # (Presidio) wrote each entity's type where the entity was. What it hid states
-            # nothing, right or wrong; a wrong figure it left in view stays wrong.
-            return sample.model_copy(
-                update={
-                    "label": "missing",
-                    "rule": "redacted_answer",
-                    "rule_detail": "what is judged wrong is hidden behind a redaction tag",
                 }
             )
         return sample
