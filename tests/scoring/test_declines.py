@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.crag.declines import (
+    answered_from_memory,
     asks_which_is_meant,
     names_what_is_asked,
     only_declines,
@@ -147,3 +148,15 @@ def test_a_decline_may_name_what_is_asked() -> None:
 )
 def test_a_reply_that_opens_by_asking_back(reply: str, asks: bool) -> None:
     assert asks_which_is_meant(reply) is asks
+
+
+def test_an_answer_from_memory_is_read_without_the_decline_before_it() -> None:
+    said = (
+        "The context does not directly mention his birth date; based on general knowledge, "
+        "he was born in 1948."
+    )
+    assert answered_from_memory(said) == "he was born in 1948."
+    silent = "The context does not mention the store count, but from general knowledge, about 30."
+    assert answered_from_memory(silent) == "about 30."
+    # A decline with no answer after it stays a decline.
+    assert answered_from_memory("The context does not say.") == "The context does not say."

@@ -22,6 +22,7 @@ from ragmeter.scoring.refusal import default_detector
 
 __all__ = [
     "ASKS_BACK",
+    "answered_from_memory",
     "asked_word",
     "asks_which_is_meant",
     "bare_decline",
@@ -231,3 +232,19 @@ def bare_decline(query: str, reply: str, *, false_premise: bool) -> str | None:
     ):
         return "speaks only of its own search"
     return None
+
+
+# "The context does not directly mention his birth date; based on general knowledge, he was
+# born in 1948.": the documents are silent, and the reply answers from what the model
+# knows. The decline is about the documents; what follows is its answer.
+_FROM_MEMORY = re.compile(
+    r"(?:^|(?<=[.!?]\s))[^.!?]*?\b(?:not|no)\b[^.!?]*?[,;]\s*(?:but\s+)?(?:based\s+on|from|using)\s+"
+    r"(?:my\s+|our\s+)?(?:general|own|background|prior)\s+knowledge\s*,\s*",
+    re.IGNORECASE,
+)
+
+
+def answered_from_memory(reply: str) -> str:
+    """``reply`` without the decline it opens an answer from memory with ("The context does
+    not mention X, but based on general knowledge, Y" -> "Y")."""
+    return _FROM_MEMORY.sub("", reply)

@@ -39,7 +39,12 @@ from typing import Any, get_args
 from ragmeter.scoring.crag.arithmetic import arithmetic_as_result
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
-from ragmeter.scoring.crag.declines import ASKS_BACK, bare_decline, only_declines
+from ragmeter.scoring.crag.declines import (
+    ASKS_BACK,
+    answered_from_memory,
+    bare_decline,
+    only_declines,
+)
 from ragmeter.scoring.crag.equivalence import (
     affirmation_outcome,
     answered_figures,
@@ -91,6 +96,7 @@ from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import (
     conclusion_cut_off,
     notes_cut_off,
+    quotes_cut_off,
     steps_cut_off,
     stops_at_lead_in,
 )
@@ -176,14 +182,16 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     a closing "Sources:" line), HTML tags or LaTeX (a box read as the final answer), with
     figures said as words in digits ("nineteen ninety-five" is 1995), European figures and
     dates as US ones ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a
-    ticker of the company the gold names as its name ("BA" is Boeing) and Chinese or Spanish
+    ticker of the company the gold names as its name ("BA" is Boeing), an answer from memory
+    without the decline before it ("The context does not say; based on general knowledge, X"
+    is X) and Chinese or Spanish
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
     "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
     1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
     Jeff Mangum), all after the text is read as written (`normalize.as_written`: "JuneĠ4",
     "hadnâ€™t", "I do n't know" ...)."""
     text = strip_markup(as_rendered(as_written(prediction)))
-    text = chinese_as_english(strip_citation_markers(without_chat(text)))
+    text = chinese_as_english(strip_citation_markers(without_chat(answered_from_memory(text))))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
     return capitals_as_names(spell_out_tickers(_ampersands_as_and(text, answers), answers))
@@ -347,12 +355,17 @@ class CragScorer:
         sample = await self._scored_reply(
             question, answers, cut, structured, prediction, common, truncated=truncated
         )
-        if truncated and notes_cut_off(cut) and sample.rule not in _SCREEN_RULES:
+        if (
+            truncated
+            and (notes_cut_off(cut) or quotes_cut_off(cut))
+            and sample.rule not in _SCREEN_RULES
+        ):
             # "Note 1: ... gave Best Visual Effects to Gladiator.\nNote 2: Not": the notes
             # report what each document says, and the reply answers on a line past the cut,
             # right or wrong as the notes may be (the graders' label on 35 of 44 such real
             # answers; the other nine, five of them split and adjudicated, took a wrong
-            # figure in the notes as asserted). Doubt the screen finds still counts.
+            # figure in the notes as asserted). Doubt the screen finds still counts. So with
+            # a RAFT reasoning cut among its quotes of the context, before "<ANSWER>:".
             return sample.model_copy(
                 update={
                     "label": "missing",
