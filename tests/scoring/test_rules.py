@@ -144,6 +144,9 @@ def test_the_answer_a_reasoning_ends_with() -> None:
     assert final_answer(
         "Best Actor went to the Darkest Hour lead, which makes it Gary Oldman."
     ) == ("Gary Oldman.")
+    # RAFT's answer line after its chain of thought.
+    raft = "##begin_quote## It reopened on 4 June 2019. ##end_quote## So.\n\n<ANSWER>: June 4, 2019"
+    assert final_answer(raft) == "June 4, 2019"
     # An answer that points back at the reasoning leaves the reasoning to be read.
     assert final_answer("They are Mangum, Koster and Spillane. Answer: those three.") is None
     assert final_answer("A and B. Answer: all of them") is None

@@ -7,6 +7,7 @@ import pytest
 from ragmeter.scoring.crag.unfinished import (
     conclusion_cut_off,
     notes_cut_off,
+    quotes_cut_off,
     steps_cut_off,
     stops_at_lead_in,
 )
@@ -67,3 +68,12 @@ def test_reading_notes_cut_before_their_answer_line() -> None:
     assert not notes_cut_off(notes + " relevant.\nNote 3: Same.\nAnswer: Gladiator")
     assert not notes_cut_off(notes + "\nAnswer (from background knowledge): 1887")
     assert not notes_cut_off("Gladiator won it. Note: the ceremony was in 2001.")
+
+
+def test_a_raft_reasoning_cut_among_its_quotes() -> None:
+    quoted = "To find it, we look in the context: ##begin_quote## Close 310.62 Feb 27 ##end_quote##"
+    assert quotes_cut_off(quoted)
+    assert not quotes_cut_off(quoted + " So.\n\n<ANSWER>: $310.62")
+    # An answer from memory is said in its own words, and read as any.
+    assert not quotes_cut_off(quoted + " but based on general knowledge, it closed at 322.90")
+    assert not quotes_cut_off("To find it, we look in the context.")

@@ -175,6 +175,8 @@ _CLOSING_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 # "Hop A → hop B ⇒ X": a chain of sub-answers ends with its answer after the double arrow.
 _FINAL_ANSWER = re.compile(
     r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
+    # RAFT's answer line after its chain of thought: "<ANSWER>: June 4, 2019".
+    r"|<answer>\s*:\s*"
     # "Draft: X / Check: ... / Final: Y", "Given: ... / Find: ... / Result: Y": a pipeline's
     # line of its final answer (only this alternative reads line starts; "therefore," still
     # opens the text or follows a stop).

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["conclusion_cut_off", "notes_cut_off", "steps_cut_off", "stops_at_lead_in"]
+__all__ = [
+    "conclusion_cut_off",
+    "notes_cut_off",
+    "quotes_cut_off",
+    "steps_cut_off",
+    "stops_at_lead_in",
+]
 
 # The cut text ends on a conclusion that names no figure yet: "That makes an average of",
 # "a gain of about", "So the total is". A bare "so" is no such conclusion: "..., so check a
@@ -76,3 +82,22 @@ def notes_cut_off(cut: str) -> bool:
     cut stopped before its answer line: the notes report what each document says, and the
     reply answers on a line the cut left out."""
     return bool(_FIRST_NOTE.match(cut)) and not _ANSWER_LINE.search(cut)
+
+
+# RAFT's chain of thought: the context quoted between "##begin_quote##" and "##end_quote##",
+# then "<ANSWER>: X" on a line of its own.
+_QUOTE_MARKER = "##begin_quote##"
+_RAFT_ANSWER = re.compile(r"<answer>\s*:", re.IGNORECASE)
+_FROM_MEMORY = re.compile(r"\b(?:general|background|prior)\s+knowledge\b", re.IGNORECASE)
+
+
+def quotes_cut_off(cut: str) -> bool:
+    """True when ``cut`` is a reasoning that quotes the context ("##begin_quote## ...
+    ##end_quote##") and the cut stopped before its "<ANSWER>:" line: the quotes report what
+    the documents say, and the reply answers past the cut. One that answers from memory
+    instead ("based on general knowledge, ...") says so in its own words, read as any."""
+    return (
+        _QUOTE_MARKER in cut.lower()
+        and _RAFT_ANSWER.search(cut) is None
+        and _FROM_MEMORY.search(cut) is None
+    )
