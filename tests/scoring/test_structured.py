@@ -425,3 +425,25 @@ def test_an_r_vector_printout_is_read_by_its_elements() -> None:
         read = read_structured(decline)
         assert read is not None and read.answer == "", decline
     assert read_structured("[1] Paris is the capital\nand more") is None
+
+
+def test_a_java_records_printout_is_read_by_its_set_answer_field() -> None:
+    dated = read_structured(
+        "AnswerResult[answer=June 4, 2019, value=null, unit=null, items=null, sources=[2], "
+        "found=true]"
+    )
+    assert dated is not None and dated.answer == "June 4, 2019"
+    priced = read_structured(
+        "AnswerResult[answer=null, value=1.2E9, unit=USD, items=null, sources=[1, 3], found=true]"
+    )
+    assert priced is not None and priced.answer == "1200000000 USD"
+    listed = read_structured(
+        "AnswerResult[answer=null, value=null, unit=null, items=[Maya Okoro, Sven Adler], "
+        "sources=[4], found=true]"
+    )
+    assert listed is not None and listed.answer == "Maya Okoro, Sven Adler"
+    declined = read_structured(
+        "AnswerResult[answer=null, value=null, unit=null, items=null, sources=[], found=false]"
+    )
+    assert declined is not None and declined.answer == ""
+    assert read_structured("Paris[1] is the capital.") is None

@@ -252,6 +252,7 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             or _frame_fields(prediction)
             or _dspy_fields(prediction)
             or _r_vector_fields(prediction)
+            or _record_fields(prediction)
         )
         if fields is not None:
             return _reading(fields, "")
@@ -618,6 +619,46 @@ def _scalar(raw: str) -> str:
     if len(raw) > 1 and raw[0] == raw[-1] == '"':
         return _ESCAPED.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), raw[1:-1])
     return raw.strip("'\"")
+
+
+# A Java record's toString(), as a service mapping the reply onto a record prints it:
+# "AnswerResult[answer=June 4, 2019, value=null, unit=null, items=[A, B], sources=[2],
+# found=true]". A comma before "name=" ends a field; one inside a value ("June 4, 2019") does
+# not.
+_RECORD = re.compile(r"\s*[A-Z]\w*\[(?P<body>[a-z_]\w*=.*?)\]?\s*", re.DOTALL)
+_RECORD_FIELD = re.compile(r",\s+(?=[a-z_]\w*=)")
+_RECORD_ANSWERS = ("answer", "value", "items")
+_RECORD_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:E-?\d+)?")
+
+
+def _record_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a Java record's printout, its first set answer field as the answer."""
+    m = _RECORD.fullmatch(text)
+    if m is None:
+        return None
+    fields: dict[str, Any] = {}
+    for part in _RECORD_FIELD.split(m.group("body")):
+        name, _, raw = part.partition("=")
+        fields[name] = _record_value(raw.strip())
+    given = [fields[k] for k in _RECORD_ANSWERS if fields.get(k) not in (None, [])]
+    # The answer, a figure (with its unit) or a list: whichever is set; what else is set
+    # beside the answer ("answer=Yes, items=[...]") is said beside it.
+    found = {k: v for k, v in fields.items() if k not in _RECORD_ANSWERS}
+    found["answer"] = given[0] if given else None
+    if len(given) > 1:
+        found["evidence"] = ", ".join(_as_text(v) for v in given[1:])
+    return found
+
+
+def _record_value(raw: str) -> Any:
+    if raw == "null":
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw.startswith("["):
+        inner = raw[1:].removesuffix("]").strip()
+        return [item.strip() for item in inner.split(",")] if inner else []
+    return _number(float(raw)) if _RECORD_NUMBER.fullmatch(raw) else raw
 
 
 # R's console printout of one vector (a pipeline writing capture.output(print(x))):
