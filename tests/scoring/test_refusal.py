@@ -19,6 +19,8 @@ from ragmeter.scoring.refusal import (
 REFUSALS = [
     "I don't see anything about LNC's first dividend in the documents provided.",
     "Not answerable from the documents.",
+    # A refine step's remark that its earlier draft stands, with no draft left in the reply.
+    "The original answer remains relevant and accurate.",
     # An active-retrieval model's report that its lookups found nothing.
     "Neither search turned up the director of Live in Paris.",
     "The searches didn't turn up a 2022 attendance figure.",
