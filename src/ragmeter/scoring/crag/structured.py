@@ -10,7 +10,9 @@ beside the answer offer alternatives. `read_structured` writes the output as the
 it amounts to, so the rules and judges read it as they read any other; the JSON itself never
 reaches a judge. A YAML block that opens with ``answer:`` (``answer: null`` over ``reason:
 ...``, ``sources:`` over ``- item`` lines) is read as the same fields, and so is a protocol
-buffer printed in text format (``items: "Ana Ruiz"`` once per item, ``status: NOT_FOUND``).
+buffer printed in text format (``items: "Ana Ruiz"`` once per item, ``status: NOT_FOUND``),
+an R vector's printout (``[1] "Ana Ruiz" "Tom Hale"``, ``NULL``) and a Java record's
+``toString()`` (``AnswerResult[answer=null, value=1.2E9, unit=USD, ..., found=true]``).
 Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after ``<think> ...
 </think>``) is read the same way, its elements as the object's fields, and so is a
 function-calling pipeline's final call printed as text
