@@ -1175,7 +1175,8 @@ def _unflattened(text: str) -> str:
     m = _FLATTENED_LIST.search(text)
     if m is None:
         return text
-    return f"{text[: m.start()]}:\n- {_RUN_ON_BULLET.sub(chr(10) + '- ', text[m.end() :])}"
+    items = _RUN_ON_BULLET.sub("\n- ", text[m.end() :])
+    return f"{text[: m.start()]}:\n- {items}"
 
 
 def _bullet_items(text: str) -> list[str] | None:

@@ -105,8 +105,9 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
 
 
 # A YAML block as a pipeline prints it: "answer: X", "confidence: 0.8", "sources:" over
-# "- item" lines. Only a block whose first line is a lower-case "answer:" is read as one: a
-# reply's "Answer: X" line is prose, read by the rules.
+# "- item" lines; a protocol buffer's text format the same way. Only a block whose first line
+# is a lower-case "answer:", "items:" or "status:" is read as one: a reply's "Answer: X" line
+# is prose, read by the rules.
 _YAML_LINE = re.compile(r"^(?P<key>[a-z_][a-z0-9_]*):(?:\s+(?P<value>.*?))?\s*$")
 _YAML_ITEM = re.compile(r"^\s*-\s+(?P<item>.*?)\s*$")
 _YAML_NULL = frozenset({"", "null", "~"})
@@ -408,6 +409,10 @@ def _triple_fields(text: str) -> dict[str, Any] | None:
     return {"answer": known[0] if len(known) == 1 else known}
 
 
+_FIELD_LINE_OPENINGS = ("answer:", "items:", "status:")
+_ESCAPED = re.compile(r"\\(.)")
+
+
 def _yaml_fields(text: str) -> dict[str, Any] | None:
     """The top-level fields of a block of ``key: value`` lines that opens with an answer
     (``answer:``, ``items:``) or a status line, else None."""
@@ -443,10 +448,6 @@ def _yaml_fields(text: str) -> dict[str, Any] | None:
         else:
             fields[key] = value
     return fields
-
-
-_FIELD_LINE_OPENINGS = ("answer:", "items:", "status:")
-_ESCAPED = re.compile(r"\\(.)")
 
 
 def _scalar(raw: str) -> str:

@@ -51,7 +51,8 @@ def _thoughts_then_reply(prediction: str) -> tuple[str, str] | None:
     """The thought summaries a reply opens with, and the reply after them; None without."""
     thoughts: list[str] = []
     at = 0
-    while (m := _THOUGHT.match(prediction, at)) is not None and m.end() > at:
+    # Each block opens with its bold heading, so every match moves on.
+    while (m := _THOUGHT.match(prediction, at)) is not None:
         thoughts.append((m.group("thought") or "").strip())
         at = m.end()
     if not thoughts:
