@@ -29,6 +29,10 @@ from ragmeter.scoring.refusal import match_refusal
         # A template's own line, between the answer and its source.
         ("Answer: Taylor Swift\nConfidence: medium\nSource: Billboard", (0.6,),
          "Answer: Taylor Swift\n\nSource: Billboard"),
+        # Estimative language: the confidence said inside the sentence.
+        ("BLUF: We assess with moderate confidence that Ana Ruiz won.", (0.6,),
+         "BLUF: We assess that Ana Ruiz won."),
+        ("It is Lyon, with a high degree of confidence.", (0.9,), "It is Lyon."),
     ],
 )  # fmt: skip
 def test_stated_confidence_is_read_and_removed(

@@ -1,7 +1,8 @@
 """A confidence a system states beside its answer, read as its own word on how sure it is.
 
 Calibrated services attach a number or a word to an answer ("Answer: X. Confidence: 0.86.",
-"X (confidence: high)", "[conf 0.71] X", "Yes (0.93).", "X - confidence 92%"). The rubric
+"X (confidence: high)", "[conf 0.71] X", "Yes (0.93).", "X - confidence 92%", "We assess
+with moderate confidence that X"). The rubric
 reads it as it reads a belief: 0.8 (80%) or more, "high" or "confident" leaves the answer as
 it is; anything lower, "medium", "moderate" or "low" is explicit uncertainty, so the answer is
 incorrect even when it is the gold. A first answer with runner-ups ("Top answer: X (61%).
@@ -52,6 +53,12 @@ _BELOW_BAR = re.compile(
     rf"(?:under|below)\s+(?:the\s+|its\s+|our\s+)?(?:{_NUMBER}\s+)?(?:cutoff|threshold|bar)\b",
     re.IGNORECASE,
 )
+# "We assess with moderate confidence that ...": the confidence said in the sentence, as an
+# analyst's estimative language words it.
+_PHRASED = re.compile(
+    rf"\bwith\s+(?:an?\s+)?(?P<value>{_WORD})\s+(?:(?:level|degree)\s+of\s+)?confidence\b",
+    re.IGNORECASE,
+)
 # "Yes (0.93).", "Top answer: Boeing (52%).": a bare probability in parentheses. Percentages
 # are read this way only beside a top answer or a runner-up: "Toy Story (100%)" is a rating.
 _BARE_DECIMAL = re.compile(r"\s*\(\s*(?P<value>0?\.\d+)\s*\)")
@@ -100,7 +107,9 @@ def read_confidence(text: str) -> ConfidenceReading | None:
         if text[:start].rstrip().endswith(".") and text[end : end + 1] == ".":
             end += 1  # "Answer: X. Confidence: 0.86. Basis: ...": the whole sentence goes
         found.append((start, end, _value(m.group("value")), m.group(0).strip()))
-    patterns = [_BELOW_BAR, _BARE_DECIMAL] + ([_BARE_PERCENT] if _CANDIDATES.search(text) else [])
+    patterns = [_BELOW_BAR, _PHRASED, _BARE_DECIMAL] + (
+        [_BARE_PERCENT] if _CANDIDATES.search(text) else []
+    )
     for pattern in patterns:
         for m in pattern.finditer(text):
             if not any(s <= m.start() < e for s, e, _, _ in found):
