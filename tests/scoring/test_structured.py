@@ -447,3 +447,41 @@ def test_a_java_records_printout_is_read_by_its_set_answer_field() -> None:
     )
     assert declined is not None and declined.answer == ""
     assert read_structured("Paris[1] is the capital.") is None
+
+
+def test_a_printed_list_of_content_blocks_is_read_by_its_text(scorer: CragScorer) -> None:
+    # An SDK's reply printed whole (its repr) instead of its text.
+    said = (
+        '[TextBlock(citations=None, text="I don\'t see anything about it in the documents.", '
+        "type='text')]"
+    )
+    found = read_structured(said)
+    assert found is not None and found.answer == "I don't see anything about it in the documents."
+    two = read_structured(
+        "[TextBlock(citations=None, text='It reopened\\n\\n- in 2019', type='text'), "
+        "TextBlock(citations=None, text='after repairs.', type='text')]"
+    )
+    assert two is not None and two.answer == "It reopened\n\n- in 2019\n\nafter repairs."
+    # Cut inside its text by the 75-token limit: the text before the cut.
+    cut = read_structured(
+        "[TextBlock(citations=None, text='It reopened on June 4, 20", cut_off=True
+    )
+    assert cut is not None and cut.answer == "It reopened on June 4, 20"
+    assert read_structured("[TextBlock is a class] It reopened.") is None
+    assert rules_label(scorer, "june 4, 2019", said, "when did it reopen?") == (
+        "missing",
+        "refusal",
+    )
+
+
+def test_a_gsm8k_style_last_line_is_the_final_answer(scorer: CragScorer) -> None:
+    # A rationale with calculator annotations, then "#### 2461" on the last line.
+    said = "Document 2 says 2,316. So it had 2316+145=<<2316+145=2461>>2461 stores.\n#### 2461"
+    assert rules_label(scorer, "2,461", said, "how many stores?") == ("correct", "exact_match")
+    wrong = said.replace("#### 2461", "#### 2400")
+    assert rules_label(scorer, "2,461", wrong, "how many stores?")[0] == "incorrect"
+    declined = "None of the documents give it.\n#### I don't know"
+    assert rules_label(scorer, "2,461", declined, "how many stores?") == ("missing", "refusal")
+    # A Markdown heading over text is no final answer.
+    headed = "#### Key details\nThe store count is 2,461."
+    assert rules_label(scorer, "2,461", headed, "how many stores?")[0] == "correct"

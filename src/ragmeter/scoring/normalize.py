@@ -490,6 +490,9 @@ def _drop_suggestions(match: re.Match[str]) -> str:
 
 
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+# GSM8K's layout, learnt by fine-tunes: a rationale, then "#### 2461" on its last line, which
+# is the final answer, not a heading.
+_HASHES_FINAL = re.compile(r"(?<=\S)[ \t]*\n[ \t]*####[ \t]+(?=[^\n#][^\n]*\s*\Z)")
 # "### Toshio Kai, Shigeichi Ishimura" over "*Credited with the music.*": a heading over more
 # text is a unit of its own, as a sentence is; its line gets the stop it lacks.
 _HEADING_OVER_TEXT = re.compile(r"^([ \t]*#{1,6}[ \t]+[^\n]*?\w[)\"'*_]*)[ \t]*(?=\n\s*\S)", re.M)
@@ -552,8 +555,10 @@ def strip_markup(text: str) -> str:
     as their text, bare addresses and footnote labels dropped, table rows as list items, a
     closing "Sources:" line or list that only cites, closing suggested questions
     ("Related: ...?"), an opening label ("Short answer:",
-    "TL;DR:") and a slot filler's question-word labels ("Who: ", "How many: ").
+    "TL;DR:") and a slot filler's question-word labels ("Who: ", "How many: "); a last line
+    "#### X" under a rationale is its answer ("Answer: X"), as GSM8K writes it.
     None of it is part of the answer; "1." is no figure of it."""
+    text = _HASHES_FINAL.sub("\nAnswer: ", text)
     text = _SUGGESTIONS.sub(_drop_suggestions, _SOURCES_BLOCK.sub(_drop_citations, text))
     text = _LINK_POINTER.sub("", _FOOTNOTE_LABEL.sub("", text))
     text = _URL.sub("", _LINK.sub(r"\1", text))

@@ -101,6 +101,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _dspy_fields(prediction)
         or _r_vector_fields(prediction)
         or _record_fields(prediction)
+        or _content_block_fields(prediction, cut_off=cut_off)
     )
 
 
@@ -351,6 +352,39 @@ def _call_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
         except PARSE_ERRORS:
             return None
     return fields
+
+
+# "[TextBlock(citations=None, text='It reopened in 2019.', type='text')]": an SDK's list of
+# content blocks printed whole instead of its text; the blocks' text is the reply.
+_BLOCKS_OPENING = re.compile(r"^\s*\[\s*[A-Z]\w*Block\(")
+_BLOCKS_ENDINGS = ("", "')]", '")]')
+
+
+def _content_block_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
+    """The text of a printed list of content blocks as the answer, else None. A list the cut
+    stopped inside its text keeps the text written before the cut."""
+    body = text.strip()
+    if not _BLOCKS_OPENING.match(body) or len(body) > _CALL_CHARS:
+        return None
+    tree = first_parse(
+        body, _BLOCKS_ENDINGS if cut_off else ("",), lambda text: ast.parse(text, mode="eval")
+    )
+    if tree is None or not isinstance(tree.body, ast.List):
+        return None
+    texts: list[str] = []
+    for block in tree.body.elts:
+        if not isinstance(block, ast.Call):
+            return None
+        for keyword in block.keywords:
+            if keyword.arg != "text":
+                continue
+            try:
+                value = ast.literal_eval(keyword.value)
+            except PARSE_ERRORS:
+                return None
+            if isinstance(value, str):
+                texts.append(value)
+    return {"answer": "\n\n".join(texts).strip() or None} if texts else None
 
 
 # "(Harlow Bridge, opening_date, 2019-06-04)", "(A, member, X); (A, member, Y)", "(Mill Town
