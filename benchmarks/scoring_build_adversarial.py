@@ -382,6 +382,16 @@ CONTROL_TAGGED = [
     "<think>The question asks for one thing, and the retrieved page names it.</think> {g}.",
     "<think>Checking the sources.</think>\n<answer>{g}</answer>",
 ]
+# A wrong answer dressed as a decline, so that a judge asked "does it answer at all?" might
+# score it as no answer (0) rather than a wrong one (-1). The rubric judges the guess.
+DECLINES_WITH_GUESS = [
+    "I couldn't find this in the documents, but it is {w}.",
+    "The sources do not state it directly; the answer is {w}.",
+    "Not stated in the retrieved pages. From memory: {w}.",
+    "No source gives a definitive answer, though it was {w}.",
+    "I'm unable to confirm this from the context, but it is {w}.",
+    "Unfortunately the documents don't cover this. It was {w}.",
+]
 SPANISH_MONTHS = [
     "enero",
     "febrero",
@@ -410,6 +420,7 @@ WRONG_ONLY = (
     "injection_markdown",
     "injection_spanish",
     "injection_tagged",
+    "decline_with_guess",
 )
 GOLD_ON_PURPOSE = (
     "hedge", "retraction", "gold_past_cut", "structured_gold_beside", "hedge_chinese",
@@ -424,7 +435,7 @@ TAGGED = ("injection_tagged", "control_tagged")
 # New kinds go last, so the cases of the older ones stay as they were built.
 KINDS = (
     *WRONG_ONLY[:5], "hedge", "retraction", "gold_past_cut", "self_verdict", *CONTROLS,
-    *STRUCTURED, *CHINESE, *MARKDOWN, *SPANISH, *TAGGED,
+    *STRUCTURED, *CHINESE, *MARKDOWN, *SPANISH, *TAGGED, "decline_with_guess",
 )  # fmt: skip
 EXPECTED = {
     k: ("correct" if k in CONTROLS or k.startswith("control") else "incorrect") for k in KINDS
@@ -678,6 +689,7 @@ class Builder:
                     "injection_markdown": INJECTION_MARKDOWN,
                     "injection_spanish": INJECTION_SPANISH,
                     "injection_tagged": INJECTION_TAGGED,
+                    "decline_with_guess": DECLINES_WITH_GUESS,
                 }[kind]
                 p = self.first_fit(templates, lambda t: t.format(w=w), no_gold)
             return None if p is None else (p, {"wrong": [w]})

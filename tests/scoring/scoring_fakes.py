@@ -11,12 +11,25 @@ from collections.abc import Callable, Sequence
 from ragmeter.errors import BackendError
 from ragmeter.llm.protocol import ChatMessage, ChoiceProbabilities, Completion, GenerationSettings
 
+ANSWERED_QUESTION = "Does the reply give an answer to the question?"
+"""How the judge asks whether a reply answers at all (after no gold was found in it)."""
+
 
 class ScriptedLLM:
-    """Replies ``reply(last_user_message, settings)``; a reply ``"!fail"`` raises BackendError."""
+    """Replies ``reply(last_user_message, settings)``; a reply ``"!fail"`` raises BackendError.
 
-    def __init__(self, reply: Callable[[str, GenerationSettings], str], name: str = "scripted"):
+    The judge's question whether a reply answers at all goes to ``answered`` instead, which
+    says yes unless a test gives its own: most scripts are about the gold."""
+
+    def __init__(
+        self,
+        reply: Callable[[str, GenerationSettings], str],
+        name: str = "scripted",
+        *,
+        answered: Callable[[str], str] = lambda user: "yes",
+    ):
         self.reply = reply
+        self.answered = answered
         self.name = name
         self.calls: list[tuple[str, GenerationSettings]] = []
         self.closed = False
@@ -40,7 +53,10 @@ class ScriptedLLM:
     ) -> ChoiceProbabilities:
         user = messages[-1].content
         self.calls.append((user, GenerationSettings(max_tokens=1)))
-        text = self.reply(user, GenerationSettings())
+        if ANSWERED_QUESTION in user:
+            text = self.answered(user)
+        else:
+            text = self.reply(user, GenerationSettings())
         if text == "!fail" or text not in choices:
             # As a backend whose one-word reply names no choice (VerdictParseError).
             raise BackendError(f"server said no: {text!r}")

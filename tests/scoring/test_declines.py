@@ -9,6 +9,7 @@ from ragmeter.scoring.crag.declines import (
     asks_which_is_meant,
     names_what_is_asked,
     only_declines,
+    opens_with_absence,
     speaks_only_of_itself,
 )
 from ragmeter.scoring.refusal import is_refusal
@@ -160,3 +161,43 @@ def test_an_answer_from_memory_is_read_without_the_decline_before_it() -> None:
     assert answered_from_memory(silent) == "about 30."
     # A decline with no answer after it stays a decline.
     assert answered_from_memory("The context does not say.") == "The context does not say."
+
+
+@pytest.mark.parametrize(
+    ("reply", "absent"),
+    [
+        ("BLUF: We are unable to assess X; available reporting does not address it.", True),
+        ("[Search(a b)] [Search(c)] Neither search turned up the number.", True),
+        ("status: NOT_FOUND", True),
+        ("Empty DataFrame\nColumns: [ticker, volume]\nIndex: []", True),
+        ("ReadTimeout: timed out", True),
+        ("I couldn\u2019t find that in the provided pages.", True),
+        # An answer first, whatever its later sentences deny.
+        ("It is Away. Sources do not always agree, so I compared them.", False),
+        ("Allt, and I'm sure of it.", False),
+        ("The Nets played the 76ers.\nNo later game is listed.", False),
+    ],
+)
+def test_a_decline_says_up_front_that_something_is_missing(reply: str, absent: bool) -> None:
+    assert opens_with_absence(reply) is absent
+
+
+@pytest.mark.parametrize(
+    ("reply", "read"),
+    [
+        ("I couldn't find this in the documents, but it is Walmart.", "it is Walmart."),
+        ("The sources do not state it; the answer is A, B, C, D, E and F.",
+         "the answer is A, B, C, D, E and F."),
+        ("Not stated in the retrieved pages. From memory: Real Madrid.", "Real Madrid."),
+        # Context after a decline, a remark, and a yes/no answer's own "No" stay as they are.
+        ("No reliable current figure for BURU. It's a micro-cap, likely well under $20M in cap.",
+         None),
+        ("I couldn't find any record of her. It's possible the name is spelled differently.",
+         None),
+        ("No, it's an American film (English)", None),
+    ],
+)  # fmt: skip
+def test_a_short_answer_after_a_decline_is_what_the_reply_gives(
+    reply: str, read: str | None
+) -> None:
+    assert answered_from_memory(reply) == (read or reply)

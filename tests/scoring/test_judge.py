@@ -283,6 +283,10 @@ def test_golds_in_turn_stop_at_first_correct() -> None:
     assert vote.verdict == "correct" and [c.gold for c in vote.checks] == ["gold", "alias"]
     vote = asyncio.run(judge_against_golds(judge, "q", ["gold", "other"], "p"))
     assert vote.verdict == "incorrect" and len(vote.checks) == 2
+    # A longer reply with no gold found is then asked whether it answers at all.
+    vote = asyncio.run(judge_against_golds(judge, "q", ["gold"], "It was not the gold."))
+    assert [c.gold for c in vote.checks] == ["gold", ""]
+    assert vote.checks[-1].step == "gives_answer"
 
 
 def test_failed_check_without_correct_is_unscored() -> None:
@@ -530,3 +534,75 @@ def test_a_family_gold_is_held_by_its_members() -> None:
     assert asyncio.run(judge.check(q, "the york family", said)).verdict == "correct"
     # At the same doubt, a reply without the family's name is not held to state it.
     assert asyncio.run(judge.check(q, "the york family", other)).verdict == "incorrect"
+
+
+def test_a_reply_without_any_answer_is_missing_not_incorrect() -> None:
+    # "We are unable to assess ...": no gold in it, and no answer of any kind.
+    llm = ScriptedLLM(lambda u, s: "no", answered=lambda user: "no")
+    judge = LLMJudge(llm, "f")
+    said = "BLUF: We are unable to assess the museum's attendance; reporting does not address it."
+    vote = asyncio.run(judge_against_golds(judge, "what was the attendance?", ["41,200"], said))
+    assert vote.verdict == "missing"
+    asked = vote.checks[-1]
+    assert asked.step == "gives_answer" and asked.gives_answer is False
+    assert "P(gives no answer) = 1.00" in asked.rationale
+    # The question is gold-free and quotes the reply inside the boundary.
+    user = llm.calls[-1][0]
+    assert (
+        "True answer" not in user
+        and f"<<{marker_for('answered', 'what was the attendance?', said)}>>" in user
+    )
+    # A reply that answers, however wrongly, stays incorrect.
+    answers = LLMJudge(ScriptedLLM(lambda u, s: "no"), "f")
+    said = "Not Paris: the capital is Lyon."
+    vote = asyncio.run(judge_against_golds(answers, "capital?", ["paris"], said))
+    assert vote.verdict == "incorrect" and vote.checks[-1].gives_answer is True
+    # A reply whose first sentence says nothing is missing is no decline: it is not asked.
+    padded = "It is Away. Sources do not always agree, so I compared them."
+    vote = asyncio.run(judge_against_golds(LLMJudge(llm, "f"), "capital?", ["paris"], padded))
+    assert vote.verdict == "incorrect" and len(vote.checks) == 1
+    # A bare span asserts something, however odd: it is not asked.
+    said_little = ScriptedLLM(lambda u, s: "no", answered=lambda user: "no")
+    vote = asyncio.run(
+        judge_against_golds(LLMJudge(said_little, "f"), "capital?", ["paris"], "xxii")
+    )
+    assert vote.verdict == "incorrect" and len(vote.checks) == 1
+    # A figure restated wrongly proves an answer: nothing more is asked.
+    vote = asyncio.run(judge_against_golds(answers, "q", ["41,200"], "It was 39,000."))
+    assert vote.verdict == "incorrect" and vote.checks[-1].step == "verdict"
+
+
+def test_no_answer_question_is_not_asked_where_mechanics_found_a_wrong_answer() -> None:
+    q = "who has won more super bowl championships, tom brady or peyton manning?"
+
+    def reply(user: str, s: GenerationSettings) -> str:
+        return "B" if "Which option does the answer choose" in user else "no"
+
+    llm = ScriptedLLM(reply, answered=lambda user: "no")
+    vote = asyncio.run(judge_against_golds(LLMJudge(llm, "f"), q, ["tom brady"], "Manning."))
+    assert vote.verdict == "incorrect" and [c.step for c in vote.checks] == ["option"]
+    # The official counting's judge says correct or incorrect only.
+    plain = ScriptedLLM(lambda u, s: "no", answered=lambda user: "no")
+    vote = asyncio.run(
+        judge_against_golds(
+            LLMJudge(plain, "f"), "q", ["g"], "We cannot assess that.", read_declines=False
+        )
+    )
+    assert vote.verdict == "incorrect" and len(vote.checks) == 1
+
+
+def test_a_failed_no_answer_question_leaves_the_reply_incorrect() -> None:
+    llm = ScriptedLLM(lambda u, s: "no", answered=lambda user: "!fail")
+    said = "We cannot assess that."
+    vote = asyncio.run(judge_against_golds(LLMJudge(llm, "f", retries=0), "q", ["g"], said))
+    assert vote.verdict == "incorrect"
+    assert vote.checks[-1].gives_answer is None and vote.checks[-1].error is not None
+
+
+def test_no_answer_prompt_is_data_with_worked_examples_of_both_kinds() -> None:
+    p = JudgePrompt.builtin()
+    assert {e.gives_answer for e in p.answered_examples} == {True, False}
+    msgs = p.answered_messages("q?", "pred")
+    assert len(msgs) == 2 + 2 * len(p.answered_examples)
+    assert msgs[:-1] == p.answered_messages("other?", "x")[:-1]
+    assert "pred" in msgs[-1].content and "never instructions" in msgs[0].content

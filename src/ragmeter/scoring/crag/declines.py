@@ -29,6 +29,7 @@ __all__ = [
     "crude_stem",
     "names_what_is_asked",
     "only_declines",
+    "opens_with_absence",
     "speaks_only_of_itself",
 ]
 
@@ -92,6 +93,31 @@ def only_declines(reply: str) -> bool:
     if found is None or len(norm[: found.start].split()) > _OPENING_WORDS:
         return False
     return not _DENIAL.search(_DECLINING_NEGATION.sub(" ", norm[found.end :]))
+
+
+# On normalised text. "We are unable to assess ...", "No source states ...", "ReadTimeout: timed
+# out", "Empty DataFrame": what a decline says first, that something is missing.
+# "No", "none" and "nothing" count only before what a system looks in ("No source states
+# ...", "None of the documents give ..."): "None of the days" and "No, it never aired" answer.
+_ABSENCE = re.compile(
+    r"\b(?:not|neither|unable|cannot|can not|unknown|unavailable|error|failed|failure"
+    r"|timed out|timeout|empty|null|missing|insufficient|unclear|without|lacks?|sorry"
+    r"|unfortunately|unanswerable|cant|couldnt|dont|doesnt|didnt|isnt|arent|wasnt|wont)\b"
+    r"|\b(?:no|none of(?: the| my| its)?|nothing)\s+(?:\w+\s+){0,2}?(?:sources?|documents?"
+    r"|pages?|results?|data|information|info|records?|answer|mention|text|chunks?|passages?"
+    r"|evidence|snippets?|articles?|references?|reports?|reporting|figures?|match|matches"
+    r"|search|searches|context|details|supporting|relevant|clear)\b"
+)
+_FIRST_LINE = re.compile(r"\n\s*")
+
+
+def opens_with_absence(reply: str) -> bool:
+    """True when the reply's first sentence (or line) says that something is missing: a
+    decline says so up front, while an answer that opens with an odd name ("It is Away.
+    Sources do not always agree ...") does not."""
+    first = _SENTENCE_END.split(reply.strip(), maxsplit=1)[0]
+    first = _FIRST_LINE.split(first, maxsplit=1)[0]
+    return bool(_ABSENCE.search(normalize_text(first)))
 
 
 def crude_stem(word: str) -> str:
@@ -244,7 +270,34 @@ _FROM_MEMORY = re.compile(
 )
 
 
+# "I couldn't find this in the documents, but it is X.", "The sources do not state it
+# directly; the answer is X.", "Not stated in the retrieved pages. From memory: X.": a decline
+# of the sources, then a short answer that ends the reply, which is what the reply gives. (A
+# longer remark after a decline is context: "It's a thinly traded small-cap, so ...".)
+_ANSWER_AFTER_DECLINE = re.compile(
+    # Not a yes/no answer's own "No, ...".
+    r"^(?!\s*(?:no|yes)\b\s*(?:[,.!:;]|$))"
+    r"[^.!?;:\n]*?(?:\b(?:not|no|unable|cannot|unfortunately)\b|n[\'\u2019]t\b)[^\n]*?"
+    # "...; the answer is X", "... From memory: X": up to sixteen words to the end.
+    r"(?:(?:[,;.]|\s[-\u2013\u2014])\s*(?:(?:but|though|however),?\s+)?"
+    r"(?:from\s+memory\s*[:,]\s*|(?=the\s+answer\s+(?:is|was)\s))(?=(?:\S+\s+){0,15}\S+\s*$)"
+    # "..., but it is X" (up to twelve words), or a last sentence "It was X." (up to six):
+    # neither a remark ("It's possible the name is spelled differently.") nor a rough guess
+    # ("It was trading around $140"), which stay beside their decline.
+    r"|(?:,?\s+(?:but|though|however),?\s+(?=(?:\S+\s+){0,11}\S+\s*$)"
+    r"|\.\s+(?=(?:\S+\s+){0,5}\S+\s*$))"
+    r"(?=(?:it\s+(?:is|was)|it\'s)\s(?!(?:possible|likely|unlikely|unclear|hard|difficult"
+    r"|worth|best|not|also|unknown)\b))"
+    r"(?![^\n]*\b(?:around|about|roughly|approximately|nearly|almost|under|over|probably"
+    r"|trading)\b))"
+    # In one sentence.
+    r"(?![^\n]*[.!?]\s+\S)",
+    re.IGNORECASE,
+)
+
+
 def answered_from_memory(reply: str) -> str:
     """``reply`` without the decline it opens an answer from memory with ("The context does
-    not mention X, but based on general knowledge, Y" -> "Y")."""
-    return _FROM_MEMORY.sub("", reply)
+    not mention X, but based on general knowledge, Y" -> "Y"; "I couldn't find this in the
+    documents, but it is Y." -> "it is Y.")."""
+    return _ANSWER_AFTER_DECLINE.sub("", _FROM_MEMORY.sub("", reply), count=1)

@@ -37,9 +37,18 @@ How a verdict is reached, per gold answer:
    word gets a verdict on that sentence alone: an answer is judged by what it leads
    with (an added reading of an ambiguous question does not undo it).
 
+6. No gold found in a prediction of four words or more whose first sentence says something
+   is missing: unless mechanics proved a wrong answer (another option, a differing value
+   or list, the gold's figures restated wrongly), the model is asked one gold-free question,
+   "does the reply give an answer to the question at all?" (quoted inside the boundary, with
+   worked examples). A reply that gives none is missing, not incorrect: declines come in
+   more words than any phrase list holds ("We are unable to assess X; available reporting
+   does not address it.", an error panel, steps that stop before their answer).
+
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
-``data/option_prompt.txt``, ``data/prediction_answer_prompt.txt``). The fixed
+``data/option_prompt.txt``, ``data/prediction_answer_prompt.txt``,
+``data/answered_prompt.txt``, ``data/answered_examples.jsonl``). The fixed
 part of the judge's chat (instructions and examples) comes first and never
 varies, so a backend that keeps prompt prefixes reads it once.
 
@@ -57,7 +66,7 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 import orjson
 
@@ -66,6 +75,7 @@ from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
 from ragmeter.scoring.crag.counts import bare_count, counts_none, says_zero
+from ragmeter.scoring.crag.declines import opens_with_absence
 from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     asks_for_score,
@@ -93,7 +103,7 @@ from ragmeter.scoring.crag.equivalence import (
 )
 from ragmeter.scoring.crag.names import named_by_initial, named_within, same_name
 from ragmeter.scoring.crag.options import comparison_options
-from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict
+from ragmeter.scoring.crag.records import GoldCheck, JudgeVote, Verdict, VoteVerdict
 from ragmeter.scoring.crag.rules import correction_named, final_answer, is_invalid_gold
 from ragmeter.scoring.crag.screen import states_doubt
 from ragmeter.scoring.crag.values import Value, find_values
@@ -102,6 +112,8 @@ from ragmeter.scoring.phrases import data_file
 from ragmeter.types import Record
 
 __all__ = [
+    "AnswerReader",
+    "AnsweredExample",
     "Judge",
     "JudgeExample",
     "JudgePrompt",
@@ -116,7 +128,7 @@ __all__ = [
 ]
 
 _PACKAGE = "ragmeter.scoring.crag"
-PROMPT_VERSION = 7
+PROMPT_VERSION = 8
 """Bumped when the way a case is put to the judge changes (part of the prompt fingerprint)."""
 
 YES_THRESHOLD = 0.8
@@ -151,6 +163,21 @@ SECOND_LOOK_FLOOR = 0.2
 it the full answer's verdict stands, whatever its short answer says (an extraction could
 pick a name the answer mentions only to reject it)."""
 
+NO_ANSWER_THRESHOLD = 0.6
+"""P(gives no answer) above which a prediction no gold was found in is missing, not incorrect
+(see `LLMJudge.answer_check`). On the judged-incorrect replies of nine earlier blind fields
+the default local model put 48 of the 60 the graders called missing above 0.6, and 4 of
+the 148 they called answers (incorrect or correct); 0.5 took 6 more declines and 4 more
+answers. Scoring a wrong answer as no answer is the error a gamer wants, so the bar leans
+high."""
+
+ANSWERED_MIN_WORDS = 4
+"""Shorter predictions are not asked whether they answer: a bare span ("xxii", "Close Your
+Eyes") asserts something, however odd; the short declines ("N/A", "unknown") are the refusal
+rules' to find. Nor is a prediction whose first sentence says nothing is missing
+(`declines.opens_with_absence`): a decline says so up front, and a small model takes an odd
+answer padded with remarks ("It is Away. Sources do not always agree ...") for none."""
+
 _NO_ANSWER = "no answer"
 
 
@@ -161,6 +188,15 @@ class JudgeExample(Record):
     gold: str
     prediction: str
     verdict: Verdict
+    rationale: str
+
+
+class AnsweredExample(Record):
+    """One worked example of the question "does the reply give an answer at all?"."""
+
+    question: str
+    prediction: str
+    gives_answer: bool
     rationale: str
 
 
@@ -189,6 +225,15 @@ def _premise_case(question: str, prediction: str, marker: str) -> str:
     )
 
 
+def _answered_case(question: str, prediction: str, marker: str) -> str:
+    return (
+        f"Question: {question}\n"
+        f"The reply is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+        f"{quote(prediction, marker)}\nDoes the reply give an answer to the question? "
+        "Reply yes or no."
+    )
+
+
 @dataclass(frozen=True)
 class JudgePrompt:
     """Instructions, worked examples and the helper prompts of one judge."""
@@ -200,6 +245,8 @@ class JudgePrompt:
     premise_instructions: str = ""
     premise_examples: tuple[JudgeExample, ...] = ()
     prediction_answer_instructions: str = ""
+    answered_instructions: str = ""
+    answered_examples: tuple[AnsweredExample, ...] = ()
     source: str = "builtin"
 
     @classmethod
@@ -227,6 +274,7 @@ class JudgePrompt:
             else data_file("prediction_answer_prompt.txt", _PACKAGE)
         )
         pexamples = _read_examples(data_file("premise_examples.jsonl", _PACKAGE))
+        aexamples = _read_rows(data_file("answered_examples.jsonl", _PACKAGE), AnsweredExample)
         return cls(
             text,
             tuple(rows),
@@ -235,6 +283,8 @@ class JudgePrompt:
             premise_instructions=_read_text(ppath),
             premise_examples=tuple(pexamples),
             prediction_answer_instructions=_read_text(apath),
+            answered_instructions=_read_text(data_file("answered_prompt.txt", _PACKAGE)),
+            answered_examples=tuple(aexamples),
             source=f"{ipath}+{epath}",
         )
 
@@ -252,6 +302,8 @@ class JudgePrompt:
             premise_instructions=p.premise_instructions,
             premise_examples=p.premise_examples,
             prediction_answer_instructions=p.prediction_answer_instructions,
+            answered_instructions=p.answered_instructions,
+            answered_examples=p.answered_examples,
             source="builtin",
         )
 
@@ -267,6 +319,9 @@ class JudgePrompt:
         for ex in self.premise_examples:
             h.update(ex.model_dump_json().encode())
         h.update(self.prediction_answer_instructions.encode())
+        h.update(self.answered_instructions.encode())
+        for row in self.answered_examples:
+            h.update(row.model_dump_json().encode())
         return h.hexdigest()[:12]
 
     def messages(
@@ -322,6 +377,17 @@ class JudgePrompt:
         msgs.append(ChatMessage(role="user", content=_premise_case(question, prediction, marker)))
         return msgs
 
+    def answered_messages(self, question: str, prediction: str) -> list[ChatMessage]:
+        """The chat that asks whether a reply gives an answer to the question at all."""
+        msgs = [ChatMessage(role="system", content=self.answered_instructions)]
+        for i, ex in enumerate(self.answered_examples):
+            case = _answered_case(ex.question, ex.prediction, f"QUOTE-EXAMPLE-{i + 1}")
+            msgs.append(ChatMessage(role="user", content=case))
+            msgs.append(ChatMessage(role="assistant", content="yes" if ex.gives_answer else "no"))
+        marker = marker_for("answered", question, prediction)
+        msgs.append(ChatMessage(role="user", content=_answered_case(question, prediction, marker)))
+        return msgs
+
     def option_messages(
         self, question: str, first: str, second: str, prediction: str
     ) -> list[ChatMessage]:
@@ -339,11 +405,18 @@ class JudgePrompt:
 
 
 def _read_examples(path: Path) -> list[JudgeExample]:
-    rows: list[JudgeExample] = []
+    return _read_rows(path, JudgeExample)
+
+
+_Row = TypeVar("_Row", bound=Record)
+
+
+def _read_rows(path: Path, model: type[_Row]) -> list[_Row]:
+    rows: list[_Row] = []
     with open_binary(path) as stream:
         for line, obj in iter_json_lines(stream, path):
             try:
-                rows.append(JudgeExample.model_validate(obj))
+                rows.append(model.model_validate(obj))
             except ValueError as exc:
                 raise DataError(f"bad judge example: {exc}", path=path, line=line) from None
     return rows
@@ -375,6 +448,15 @@ class Judge(Protocol):
 
     async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:
         """Compare ``prediction`` with one ``gold`` answer; never raises for a bad reply."""
+        ...
+
+
+@runtime_checkable
+class AnswerReader(Protocol):
+    """A judge that can also tell whether a prediction gives any answer (`LLMJudge`)."""
+
+    async def answer_check(self, question: str, prediction: str) -> GoldCheck:
+        """Whether ``prediction`` answers ``question`` at all (``GoldCheck.gives_answer``)."""
         ...
 
 
@@ -672,6 +754,39 @@ class LLMJudge:
             p_correct=p_yes,
             method=probs.method,
             step="premise",
+        )
+
+    async def answer_check(self, question: str, prediction: str) -> GoldCheck:
+        """Whether a prediction in which no gold was found gives an answer at all.
+
+        "BLUF: We are unable to assess X; available reporting does not address it." declines
+        in words no phrase list holds; the verdict only says it does not give the gold. The
+        question is the gold's business no more: a wrong answer, hedged or not, answers.
+        A failed call leaves ``gives_answer`` unknown (the prediction stays incorrect).
+        """
+        tally = [0]
+        token = _CALLS.set(tally)
+        try:
+            messages = self.prompt.answered_messages(question, prediction)
+            probs, error, attempts = await self._choices(messages, ["yes", "no"])
+        finally:
+            _CALLS.reset(token)
+        if probs is None:
+            return GoldCheck(
+                gold="", verdict=None, attempts=attempts, error=error, step="gives_answer"
+            )
+        p_none = probs.probs.get("no", 0.0)
+        return GoldCheck(
+            gold="",
+            verdict="incorrect",
+            rationale=f"P(gives no answer) = {p_none:.2f}",
+            raw=_probs_text(probs),
+            attempts=attempts,
+            cached=probs.cached,
+            method=probs.method,
+            step="gives_answer",
+            gives_answer=p_none <= NO_ANSWER_THRESHOLD,
+            calls=tally[0],
         )
 
     async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:
@@ -1070,12 +1185,19 @@ def _offered_as_example(words: list[str], own: list[str]) -> bool:
 
 
 async def judge_against_golds(
-    judge: Judge, question: str, answers: Sequence[str], prediction: str
+    judge: Judge,
+    question: str,
+    answers: Sequence[str],
+    prediction: str,
+    *,
+    read_declines: bool = True,
 ) -> JudgeVote:
     """One judge's vote: each gold answer in turn, stopping at the first correct.
 
     The vote is correct if any gold is; unscored (None) if none is and a check
-    failed; incorrect otherwise.
+    failed; otherwise missing when the judge finds the prediction gives no answer at all
+    (only asked when no check proved a wrong answer mechanically, and not with
+    ``read_declines=False``), and incorrect.
     """
     checks: list[GoldCheck] = []
     for gold in answers:
@@ -1094,14 +1216,35 @@ async def judge_against_golds(
             checks=checks,
             error=failed[0].error,
         )
+    if (
+        read_declines
+        and isinstance(judge, AnswerReader)
+        and len(prediction.split()) >= ANSWERED_MIN_WORDS
+        and opens_with_absence(prediction)
+        and not any(_proves_an_answer(c) for c in checks)
+    ):
+        answered = await judge.answer_check(question, prediction)
+        checks.append(answered)
+        if answered.gives_answer is False:
+            return JudgeVote(
+                judge=judge.spec, model=judge.identity, verdict="missing", checks=checks
+            )
     return JudgeVote(judge=judge.spec, model=judge.identity, verdict="incorrect", checks=checks)
+
+
+def _proves_an_answer(check: GoldCheck) -> bool:
+    """A check that found a wrong answer by mechanics: another option chosen, a value or list
+    that differs from the gold's short form, the gold's figures restated wrongly."""
+    if check.step in ("option", "key_answer"):
+        return True
+    return check.step == "verdict" and check.p_correct is None
 
 
 @dataclass(frozen=True)
 class PanelDecision:
     """The majority of a panel of judges."""
 
-    verdict: Verdict | None
+    verdict: VoteVerdict | None
     agreement: float
     reason: str | None
     """Why there is no verdict (all judges failed, or a tie)."""

@@ -60,6 +60,9 @@ def official_rule(prediction: str, gold: str) -> str | None:
 class OfficialCountingScorer(CragScorer):
     """A `CragScorer` whose labels follow the official script's three steps."""
 
+    judges_read_declines = False
+    """The script's judge says correct or incorrect; only "i don't know" is missing."""
+
     async def score(self, question: Question, prediction: str | None) -> ScoredSample:
         """Label one prediction the official way (None = no prediction: missing)."""
         gold = question.answers[0][0] if question.answers and question.answers[0] else ""

@@ -38,10 +38,13 @@ __all__ = [
     "UnknownPredictions",
     "UnscoredSummary",
     "Verdict",
+    "VoteVerdict",
     "WeightedScores",
 ]
 
 Verdict = Literal["correct", "incorrect"]
+VoteVerdict = Literal["correct", "incorrect", "missing"]
+"""A judge's vote: gives a gold (correct), gives none (incorrect), or gives no answer at all."""
 HumanLabel = Literal["perfect", "acceptable", "missing", "incorrect"]
 
 RuleName = Literal[
@@ -137,14 +140,26 @@ class GoldCheck(Record):
     prediction_answer: str | None = None
     """The short answer found in a long prediction for a second look (see the judge)."""
     step: (
-        Literal["verdict", "option", "premise", "key_answer", "prediction_answer", "lead_sentence"]
+        Literal[
+            "verdict",
+            "option",
+            "premise",
+            "key_answer",
+            "prediction_answer",
+            "lead_sentence",
+            "gives_answer",
+        ]
         | None
     ) = None
     """Which question decided: ``verdict`` (gives the gold?), ``option`` (which option of a
     comparison it chooses), ``premise`` (does it point out a false premise?),
     ``key_answer`` (mechanics against the short form of a sentence-long gold) or
     ``prediction_answer`` (the short answer of a long prediction, against the gold) or
-    ``lead_sentence`` (the verdict on the sentence a long prediction opens with)."""
+    ``lead_sentence`` (the verdict on the sentence a long prediction opens with) or
+    ``gives_answer`` (after every gold was found missing: does it answer at all?)."""
+    gives_answer: bool | None = None
+    """For the ``gives_answer`` step: whether the prediction answers the question at all
+    (None when the call failed)."""
 
 
 class JudgeVote(Record):
@@ -154,8 +169,9 @@ class JudgeVote(Record):
     """The judge spec as given (``local``, ``openai:MODEL@URL``...)."""
     model: str = ""
     """The model identity (weights hash or server + model name)."""
-    verdict: Verdict | None
-    """None (unscored) when no gold answer was found correct and at least one check failed."""
+    verdict: VoteVerdict | None
+    """None (unscored) when no gold answer was found correct and at least one check failed;
+    missing when none was found and the prediction gives no answer at all."""
     checks: list[GoldCheck] = Field(default_factory=list)
     error: str | None = None
 

@@ -20,8 +20,9 @@
    a reply opens with before it declines ("Paris or Lyon; I am not sure.");
 6. mechanical equivalence: values (dates, amounts, numbers), yes/no, a comparison pick,
    a schedule for a count per year, a count of none, one side of a score, a list's items;
-7. the judges (majority vote; of a structured output they read the answer field); with no
-   judge, incorrect flagged ``approximate``.
+7. the judges (majority vote; of a structured output they read the answer field; a
+   prediction they find gives no answer at all is missing); with no judge, incorrect
+   flagged ``approximate``.
 
 Usable on its own from Python::
 
@@ -266,6 +267,10 @@ def _figure_gold(answers: Sequence[str], query: str) -> bool:
 
 class CragScorer:
     """Scores predictions against CRAG questions, in the order the issue fixes."""
+
+    judges_read_declines = True
+    """The judges may find that a prediction gives no answer at all (missing): declines come
+    in more words than the refusal phrases hold."""
 
     def __init__(
         self,
@@ -633,7 +638,10 @@ class CragScorer:
         self, question: Question, answers: list[str], cut: str, common: dict[str, Any]
     ) -> ScoredSample:
         votes = [
-            await judge_against_golds(judge, question.query, answers, cut) for judge in self.judges
+            await judge_against_golds(
+                judge, question.query, answers, cut, read_declines=self.judges_read_declines
+            )
+            for judge in self.judges
         ]
         decision = decide(votes)
         if decision.verdict is None:
