@@ -485,3 +485,36 @@ def test_a_gsm8k_style_last_line_is_the_final_answer(scorer: CragScorer) -> None
     # A Markdown heading over text is no final answer.
     headed = "#### Key details\nThe store count is 2,461."
     assert rules_label(scorer, "2,461", headed, "how many stores?")[0] == "correct"
+
+
+def test_a_printed_javascript_object_is_read_by_its_fields(scorer: CragScorer) -> None:
+    # Node's console.log of an object: bare keys, single-quoted strings.
+    declined = (
+        "{\n  answer: null,\n  items: [],\n  docs: [],\n  certainty: 'low',\n"
+        '  note: "no chunk gives Intapp\'s closing price"\n}'
+    )
+    found = read_structured(declined)
+    assert found is not None and found.answer == ""
+    assert rules_label(scorer, "$38.84", declined, "what was inta's close?")[0] == "missing"
+    listed = read_structured("{ answer: null, items: [ 'Ana Ruiz', 'Tom Hale' ], docs: [ 1 ] }")
+    assert listed is not None and listed.answer == "Ana Ruiz, Tom Hale"
+    # Its certainty is a stated confidence: "medium" is not sure of the answer.
+    sure = "{\n  answer: 'Jayson Tatum',\n  items: [],\n  certainty: 'high',\n  note: null\n}"
+    assert rules_label(scorer, "jayson tatum", sure)[0] == "correct"
+    unsure = sure.replace("'high'", "'medium'")
+    assert rules_label(scorer, "jayson tatum", unsure) == ("incorrect", "hedge")
+    assert read_structured("{see the notes: below}") is None
+
+
+def test_a_printed_bytes_literal_and_a_panels_consensus(scorer: CragScorer) -> None:
+    assert rules_label(scorer, "ubisoft", "b'Ubisoft\\n'") == ("correct", "exact_match")
+    assert rules_label(scorer, "ubisoft", "b'I don\\'t know\\n'") == ("missing", "refusal")
+    panel = (
+        "Expert 1: Document 1 says they have two sons.\n"
+        "Expert 2: Document 3 agrees; his other two children are from his first marriage.\n"
+        "Consensus: 2"
+    )
+    assert rules_label(scorer, "2", panel, "how many children do they have together?") == (
+        "correct",
+        "exact_match",
+    )

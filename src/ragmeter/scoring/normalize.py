@@ -11,6 +11,7 @@ as written.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unicodedata
@@ -760,6 +761,27 @@ def as_unescaped(text: str) -> str:
     return decoded if isinstance(decoded, str) else text
 
 
+# "b'Joe Flacco\\n'": a reply printed as the Python bytes it was read as (a subprocess's
+# output, an HTTP body), quotes, escapes and all.
+_BYTES_LITERAL = re.compile(r"\s*b(?P<q>['\"])(?P<body>.*)(?P=q)\s*", re.DOTALL)
+_BYTES_CHARS = 4_000
+
+
+def as_bytes_decoded(text: str) -> str:
+    """``text`` as the bytes literal it prints decodes ("b'Joe Flacco\\n'" -> "Joe Flacco"),
+    when the whole text is one; any other text as it is."""
+    m = _BYTES_LITERAL.fullmatch(text)
+    if m is None or len(text) > _BYTES_CHARS:
+        return text
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return text
+    if not isinstance(value, bytes):
+        return text
+    return value.decode("utf-8", errors="replace").strip()
+
+
 # "【Answer】June 4, 2019【Basis】The notice says ...": a template with lenticular labels, in
 # English or Chinese.
 _BRACKET_TEMPLATE = re.compile(
@@ -821,11 +843,12 @@ def without_markdown_escapes(text: str) -> str:
 
 
 def as_written(text: str) -> str:
-    """``text`` as its system meant it, before any reading: byte-level BPE symbols decoded, a
+    """``text`` as its system meant it, before any reading: a printed bytes literal decoded,
+    byte-level BPE symbols decoded, a
     JSON string's escapes and a chat app's Markdown escapes undone, UTF-8 read as cp1252
     repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y Answer:
     X", and one copy of a line repeated until the token cap. Each step changes only text
     that shows its own signature."""
-    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(text)))
+    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(as_bytes_decoded(text))))
     text = repaired_mojibake(as_detokenized(text))
     return without_repeated_lines(bracket_labels_as_text(text))

@@ -42,8 +42,8 @@ PREMISE_KEYS = ("false_premise", "invalid_question", "premise_false", "invalid_p
 KNOWN_KEYS = {
     *ANSWER_KEYS, *REASON_KEYS, *EVIDENCE_KEYS, *NOTE_KEYS, *CANDIDATE_KEYS,
     *PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
-    "sources", "source", "citation", "citations", "source_ids", "docs", "documents", "found",
-    "doc_ids",
+    "certainty", "sources", "source", "citation", "citations", "source_ids", "docs", "documents",
+    "found", "doc_ids",
 }  # fmt: skip
 
 PARSE_ERRORS = (ValueError, SyntaxError, TypeError, MemoryError, RecursionError)
@@ -102,6 +102,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _r_vector_fields(prediction)
         or _record_fields(prediction)
         or _content_block_fields(prediction, cut_off=cut_off)
+        or _js_object_fields(prediction, cut_off=cut_off)
     )
 
 
@@ -385,6 +386,37 @@ def _content_block_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
             if isinstance(value, str):
                 texts.append(value)
     return {"answer": "\n\n".join(texts).strip() or None} if texts else None
+
+
+# "{ answer: null, items: [], note: 'no chunk gives it' }": a JavaScript object as Node's
+# console.log prints it, keys bare and strings in single quotes.
+_JS_OPENING = re.compile(r"\s*\{\s*[A-Za-z_$][\w$]*\s*:")
+_JS_STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+_JS_KEY = re.compile(r"(?<=[{,\n])(\s*)([A-Za-z_$][\w$]*)(\s*):")
+_JS_CONSTANTS = {"null": "None", "undefined": "None", "true": "True", "false": "False"}
+_JS_CONSTANT = re.compile(r"\b(?:null|undefined|true|false)\b")
+_JS_ENDINGS = ("", "}", "'}", '"}', "]}", "'\n}", '"\n}')
+
+
+def _js_object_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
+    """The fields of a printed JavaScript object, else None. An object the cut stopped
+    part-way keeps the fields written in full."""
+    body = text.strip()
+    if not _JS_OPENING.match(body) or len(body) > _CALL_CHARS:
+        return None
+    pieces = _JS_STRING.split(body)
+    # Outside the string literals: bare keys quoted, JavaScript's constants as Python's.
+    for i in range(0, len(pieces), 2):
+        code = _JS_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2)}"{m.group(3)}:', pieces[i])
+        pieces[i] = _JS_CONSTANT.sub(lambda m: _JS_CONSTANTS[m.group(0)], code)
+    found = first_parse("".join(pieces), _JS_ENDINGS if cut_off else ("",), ast.literal_eval)
+    if not isinstance(found, dict) or not all(isinstance(k, str) for k in found):
+        return None
+    fields = {k.lower(): v for k, v in found.items()}
+    if fields.get("answer") in (None, "", []) and fields.get("items"):
+        # A list answer goes in its own field, the answer field left null.
+        fields["answer"] = fields["items"]
+    return fields
 
 
 # "(Harlow Bridge, opening_date, 2019-06-04)", "(A, member, X); (A, member, Y)", "(Mill Town

@@ -177,10 +177,11 @@ _FINAL_ANSWER = re.compile(
     r"\b(?:final\s+)?answer\s*:\s*|\bso\s+the\s+(?:final\s+)?answer\s+is\s*:?\s*"
     # RAFT's answer line after its chain of thought: "<ANSWER>: June 4, 2019".
     r"|<answer>\s*:\s*"
-    # "Draft: X / Check: ... / Final: Y", "Given: ... / Find: ... / Result: Y": a pipeline's
+    # "Draft: X / Check: ... / Final: Y", "Given: ... / Find: ... / Result: Y", "Expert 1: ...
+    # / Consensus: Y" (a panel of personas that settles on Y): a pipeline's
     # line of its final answer (only this alternative reads line starts; "therefore," still
     # opens the text or follows a stop).
-    r"|(?m:^(?:final|result|so)\s*:\s*)"
+    r"|(?m:^(?:final|result|so|consensus)\s*:\s*)"
     # "..., a combined 10, which puts him at 5.": a closing clause that states the result.
     r"|,\s+which\s+(?:makes\s+it|puts\s+(?:it|him|her|them)\s+at)\s+"
     r"|(?:(?<=[.!?])\s+|^)therefore,\s*|\s*(?:\u21d2|=>|\u27f9)\s*",

@@ -313,7 +313,7 @@ def _reading(found: Mapping[str, Any], trailing: str) -> StructuredReading:
             extra = _field(found, keys)
             if extra is not None and value_text(extra[1]) and value_text(extra[1]) not in answer:
                 answer = form.format(answer, value_text(extra[1]))
-    confidence = _field(found, ("confidence",))
+    confidence = _field(found, ("confidence", "certainty"))
     stated = (
         f" (confidence {value_text(confidence[1])})"
         if confidence is not None and isinstance(confidence[1], int | float | str)
