@@ -518,3 +518,25 @@ def test_a_printed_bytes_literal_and_a_panels_consensus(scorer: CragScorer) -> N
         "correct",
         "exact_match",
     )
+
+
+def test_an_object_whose_opening_brace_was_the_prefill_is_read(scorer: CragScorer) -> None:
+    # The assistant turn was prefilled with "{"; the saved reply starts after it.
+    declined = (
+        '"quote": "",\n  "answer": null,\n  "doc": null,\n  "caveat": "no document gives it"\n}'
+    )
+    assert rules_label(scorer, "282548", declined)[0] == "missing"
+    found = read_structured('"quote": "It reopened on June 4.",\n  "answer": "June 4, 2019"\n}')
+    assert found is not None and found.answer == "June 4, 2019"
+    assert read_structured('"Hello," he said: fine.') is None
+
+
+def test_granites_thought_process_is_working_before_its_response() -> None:
+    said = (
+        "Here is my thought process:\nThe user wants the venue. Document 1 names it.\n\n"
+        "Here is my response:\nThe match was played at Anfield."
+    )
+    found = read_structured(said)
+    assert found is not None and found.answer == "The match was played at Anfield."
+    cut = read_structured("Here is my thought process:\nThe user wants the venue.", cut_off=True)
+    assert cut is not None and cut.working_only

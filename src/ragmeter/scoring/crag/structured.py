@@ -84,11 +84,18 @@ class StructuredReading:
     an answer only where it states one itself."""
 
 
+_HEADLESS_OBJECT = re.compile(r'"[A-Za-z_][\w ]*"\s*:\s*(?:"|null\b|true\b|false\b|-?\d|\[|\{)')
+
+
 def _decode(text: str) -> tuple[dict[str, Any], str, bool] | None:
     """The leading JSON object, what follows it, and whether it was cut off part-way (then
     only the fields whose values were written in full)."""
     body = _FENCE_OPEN.sub("", text, count=1) if text.lstrip().startswith("```") else text
     body = body.lstrip()
+    if _HEADLESS_OBJECT.match(body):
+        # '"answer": "X",\n  "doc": 2\n}': an object whose opening brace was the prompt's
+        # prefill, which the saved reply does not hold.
+        body = "{" + body
     if not body.startswith("{"):
         return None
     decoder = json.JSONDecoder()

@@ -1,7 +1,8 @@
 """Output that writes its working before its reply, under labels of its format.
 
 gpt-oss's leaked analysis channel ("analysisWe need ... assistantfinalParis"),
-Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), Step-Back prompting
+Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), IBM Granite's thinking
+("Here is my thought process:" over "Here is my response:"), Step-Back prompting
 ("Step-back question:", "Step-back answer:", "Final answer:") and Gemini's thought summaries
 submitted with the reply ("**Pinpointing the Date**" over "I'm focusing on ...") each say
 where the working ends and the reply begins. `working_and_reply` splits them there; the
@@ -24,6 +25,11 @@ _HARMONY = re.compile(
 # Rephrase-and-Respond: "Rephrased question: ..." then a blank line and "Response: ...".
 _REPHRASED = re.compile(
     r"\s*Rephrased question:(?P<working>.*?)(?:\n\s*Response:(?P<reply>.*))?", re.DOTALL
+)
+# IBM Granite with thinking on: "Here is my thought process:" then "Here is my response:".
+_GRANITE = re.compile(
+    r"\s*Here is my thought process:(?P<working>.*?)(?:\n\s*Here is my response:(?P<reply>.*))?",
+    re.DOTALL,
 )
 
 
@@ -64,7 +70,11 @@ def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | No
     """The working an output writes before its reply under a label of its format, and the
     reply ("" when the cut fell before it, or inside the one sentence a step-back or a
     thought-summarising reply gives: then its first words are read with the working)."""
-    m = _HARMONY.fullmatch(prediction) or _REPHRASED.fullmatch(prediction)
+    m = (
+        _HARMONY.fullmatch(prediction)
+        or _REPHRASED.fullmatch(prediction)
+        or _GRANITE.fullmatch(prediction)
+    )
     if m is not None:
         return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
     found = _thoughts_then_reply(prediction)
