@@ -216,22 +216,22 @@ def _verdict_case(
     return "\n".join(lines)
 
 
-def _premise_case(question: str, prediction: str, marker: str) -> str:
+def _quoted_case(question: str, prediction: str, marker: str, noun: str, ask: str) -> str:
     return (
         f"Question: {question}\n"
-        f"The answer is between the lines <<{marker}>> and <<END-{marker}>>.\n"
-        f"{quote(prediction, marker)}\nDoes the answer point out the false assumption? "
-        "Reply yes or no."
+        f"The {noun} is between the lines <<{marker}>> and <<END-{marker}>>.\n"
+        f"{quote(prediction, marker)}\n{ask} Reply yes or no."
     )
+
+
+def _premise_case(question: str, prediction: str, marker: str) -> str:
+    ask = "Does the answer point out the false assumption?"
+    return _quoted_case(question, prediction, marker, "answer", ask)
 
 
 def _answered_case(question: str, prediction: str, marker: str) -> str:
-    return (
-        f"Question: {question}\n"
-        f"The reply is between the lines <<{marker}>> and <<END-{marker}>>.\n"
-        f"{quote(prediction, marker)}\nDoes the reply give an answer to the question? "
-        "Reply yes or no."
-    )
+    ask = "Does the reply give an answer to the question?"
+    return _quoted_case(question, prediction, marker, "reply", ask)
 
 
 @dataclass(frozen=True)
