@@ -763,7 +763,7 @@ def as_unescaped(text: str) -> str:
 
 # "b'Joe Flacco\\n'": a reply printed as the Python bytes it was read as (a subprocess's
 # output, an HTTP body), quotes, escapes and all.
-_BYTES_LITERAL = re.compile(r"\s*b(?P<q>['\"])(?P<body>.*)(?P=q)\s*", re.DOTALL)
+_BYTES_LITERAL = re.compile(r"\s*b(?P<q>['\"]).*(?P=q)\s*", re.DOTALL)
 _BYTES_CHARS = 4_000
 
 
@@ -843,12 +843,11 @@ def without_markdown_escapes(text: str) -> str:
 
 
 def as_written(text: str) -> str:
-    """``text`` as its system meant it, before any reading: a printed bytes literal decoded,
-    byte-level BPE symbols decoded, a
-    JSON string's escapes and a chat app's Markdown escapes undone, UTF-8 read as cp1252
-    repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y Answer:
-    X", and one copy of a line repeated until the token cap. Each step changes only text
-    that shows its own signature."""
+    """``text`` as its system meant it, before any reading: a printed bytes literal and
+    byte-level BPE symbols decoded, a JSON string's escapes and a chat app's Markdown escapes
+    undone, UTF-8 read as cp1252 repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y"
+    template as "Y Answer: X", and one copy of a line repeated until the token cap. Each step
+    changes only text that shows its own signature."""
     text = without_markdown_escapes(as_unescaped(as_bpe_decoded(as_bytes_decoded(text))))
     text = repaired_mojibake(as_detokenized(text))
     return without_repeated_lines(bracket_labels_as_text(text))

@@ -764,16 +764,17 @@ class LLMJudge:
         question is the gold's business no more: a wrong answer, hedged or not, answers.
         A failed call leaves ``gives_answer`` unknown (the prediction stays incorrect).
         """
-        tally = [0]
-        token = _CALLS.set(tally)
-        try:
-            messages = self.prompt.answered_messages(question, prediction)
-            probs, error, attempts = await self._choices(messages, ["yes", "no"])
-        finally:
-            _CALLS.reset(token)
+        messages = self.prompt.answered_messages(question, prediction)
+        # One question, so its model requests are its attempts.
+        probs, error, attempts = await self._choices(messages, ["yes", "no"])
         if probs is None:
             return GoldCheck(
-                gold="", verdict=None, attempts=attempts, error=error, step="gives_answer"
+                gold="",
+                verdict=None,
+                attempts=attempts,
+                error=error,
+                step="gives_answer",
+                calls=attempts,
             )
         p_none = probs.probs.get("no", 0.0)
         return GoldCheck(
@@ -786,7 +787,7 @@ class LLMJudge:
             method=probs.method,
             step="gives_answer",
             gives_answer=p_none <= NO_ANSWER_THRESHOLD,
-            calls=tally[0],
+            calls=attempts,
         )
 
     async def check(self, question: str, gold: str, prediction: str) -> GoldCheck:

@@ -156,7 +156,7 @@ class GoldCheck(Record):
     ``key_answer`` (mechanics against the short form of a sentence-long gold) or
     ``prediction_answer`` (the short answer of a long prediction, against the gold) or
     ``lead_sentence`` (the verdict on the sentence a long prediction opens with) or
-    ``gives_answer`` (after every gold was found missing: does it answer at all?)."""
+    ``gives_answer`` (no gold found in it: does it answer at all?)."""
     gives_answer: bool | None = None
     """For the ``gives_answer`` step: whether the prediction answers the question at all
     (None when the call failed)."""
