@@ -11,6 +11,7 @@ from ragmeter.scoring.crag.declines import (
     only_declines,
     opens_with_absence,
     speaks_only_of_itself,
+    states_absence,
 )
 from ragmeter.scoring.refusal import is_refusal
 
@@ -180,6 +181,24 @@ def test_an_answer_from_memory_is_read_without_the_decline_before_it() -> None:
 )
 def test_a_decline_says_up_front_that_something_is_missing(reply: str, absent: bool) -> None:
     assert opens_with_absence(reply) is absent
+
+
+@pytest.mark.parametrize(
+    ("reply", "absent"),
+    [
+        ('"answer": null,\n  "caveat": "no document gives the 2022 attendance"\n}', True),
+        (
+            "Here is my thought process:\nDocument 1 covers 2021.\n\nHere is my response:\n"
+            "I'm sorry, but the documents don't say.",
+            True,
+        ),
+        ("It is Away. Sources do not always agree, so I compared them.", True),
+        ("It is Away, as every source agrees.", False),
+        ("The Nets played the 76ers on March 3.", False),
+    ],
+)
+def test_a_decline_may_say_later_that_something_is_missing(reply: str, absent: bool) -> None:
+    assert states_absence(reply) is absent
 
 
 @pytest.mark.parametrize(

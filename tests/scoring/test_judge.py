@@ -557,9 +557,9 @@ def test_a_reply_without_any_answer_is_missing_not_incorrect() -> None:
     said = "Not Paris: the capital is Lyon."
     vote = asyncio.run(judge_against_golds(answers, "capital?", ["paris"], said))
     assert vote.verdict == "incorrect" and vote.checks[-1].gives_answer is True
-    # A reply whose first sentence says nothing is missing is no decline: it is not asked.
-    padded = "It is Away. Sources do not always agree, so I compared them."
-    vote = asyncio.run(judge_against_golds(LLMJudge(llm, "f"), "capital?", ["paris"], padded))
+    # A reply that says nowhere that something is missing is not asked.
+    plain = "It is Away, as every source agrees."
+    vote = asyncio.run(judge_against_golds(LLMJudge(llm, "f"), "capital?", ["paris"], plain))
     assert vote.verdict == "incorrect" and len(vote.checks) == 1
     # A bare span asserts something, however odd: it is not asked.
     said_little = ScriptedLLM(lambda u, s: "no", answered=lambda user: "no")
@@ -570,6 +570,53 @@ def test_a_reply_without_any_answer_is_missing_not_incorrect() -> None:
     # A figure restated wrongly proves an answer: nothing more is asked.
     vote = asyncio.run(judge_against_golds(answers, "q", ["41,200"], "It was 39,000."))
     assert vote.verdict == "incorrect" and vote.checks[-1].step == "verdict"
+
+
+class _NoAnswerLLM:
+    """Says no to every verdict; P(gives no answer) is ``p_none``."""
+
+    def __init__(self, p_none: float):
+        self.p_none = p_none
+
+    @property
+    def identity(self) -> str:
+        return "fake:no-answer"
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], settings: GenerationSettings
+    ) -> Completion:
+        return Completion(text="")
+
+    async def choice_probabilities(
+        self, messages: Sequence[ChatMessage], choices: Sequence[str]
+    ) -> ChoiceProbabilities:
+        p = self.p_none if "give an answer to the question" in messages[-1].content else 1.0
+        return ChoiceProbabilities(probs={"yes": 1 - p, "no": p}, method="logits")
+
+    async def aclose(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("said", "p_none", "verdict"),
+    [
+        # A decline up front needs P(no answer) above 0.6 ...
+        ("We cannot assess the museum's attendance from the reporting.", 0.7, "missing"),
+        # ... one said only after the first sentence (inside a format, after the working, or
+        # a remark beside an answer) needs more.
+        (
+            '"quote": "",\n  "answer": null,\n  "caveat": "no document gives it"\n}',
+            0.7,
+            "incorrect",
+        ),
+        ('"quote": "",\n  "answer": null,\n  "caveat": "no document gives it"\n}', 0.9, "missing"),
+        ("It is Away. Sources do not always agree, so I compared them.", 0.8, "incorrect"),
+    ],
+)
+def test_a_decline_said_later_meets_a_higher_bar(said: str, p_none: float, verdict: str) -> None:
+    judge = LLMJudge(_NoAnswerLLM(p_none), "f")
+    vote = asyncio.run(judge_against_golds(judge, "attendance?", ["41,200"], said))
+    assert vote.verdict == verdict and vote.checks[-1].step == "gives_answer"
 
 
 def test_no_answer_question_is_not_asked_where_mechanics_found_a_wrong_answer() -> None:

@@ -31,6 +31,7 @@ __all__ = [
     "only_declines",
     "opens_with_absence",
     "speaks_only_of_itself",
+    "states_absence",
 ]
 
 # "Check ligue1.com for the fixture.", "A site like ESPN should have the latest results.",
@@ -118,6 +119,13 @@ def opens_with_absence(reply: str) -> bool:
     first = _SENTENCE_END.split(reply.strip(), maxsplit=1)[0]
     first = _FIRST_LINE.split(first, maxsplit=1)[0]
     return bool(_ABSENCE.search(normalize_text(first)))
+
+
+def states_absence(reply: str) -> bool:
+    """True when any sentence of the reply says that something is missing: a decline wrapped
+    in a format ('"answer": null, "caveat": "no document gives ..."') or written after its
+    working ("Here is my thought process: ... I'm sorry, but the documents don't ...")."""
+    return bool(_ABSENCE.search(normalize_text(reply)))
 
 
 def crude_stem(word: str) -> str:

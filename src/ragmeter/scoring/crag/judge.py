@@ -75,7 +75,7 @@ from ragmeter.errors import BackendError, DataError
 from ragmeter.llm.protocol import LLM, ChatMessage, ChoiceProbabilities, GenerationSettings
 from ragmeter.scoring.crag.boundary import marker_for, quote
 from ragmeter.scoring.crag.counts import bare_count, counts_none, says_zero
-from ragmeter.scoring.crag.declines import opens_with_absence
+from ragmeter.scoring.crag.declines import opens_with_absence, states_absence
 from ragmeter.scoring.crag.equivalence import (
     COUNT_WORDS,
     asks_for_score,
@@ -171,12 +171,21 @@ the 148 they called answers (incorrect or correct); 0.5 took 6 more declines and
 answers. Scoring a wrong answer as no answer is the error a gamer wants, so the bar leans
 high."""
 
+NO_ANSWER_THRESHOLD_LATER = 0.85
+"""The bar for a prediction that says something is missing only after its first sentence (a
+decline inside a format or after its working, or an answer with a remark on its sources):
+weaker evidence of a decline asks a surer model. On the raw once-measured replies of twelve
+blind fields (t50-t61) that the judge scored incorrect without asking, it took 26 of the 52
+the graders called missing and 1 of the 39 they called answers; the adversarial suite's
+wrong answers padded with remarks on sources stayed below 0.8."""
+
 ANSWERED_MIN_WORDS = 4
 """Shorter predictions are not asked whether they answer: a bare span ("xxii", "Close Your
 Eyes") asserts something, however odd; the short declines ("N/A", "unknown") are the refusal
 rules' to find. Nor is a prediction whose first sentence says nothing is missing
-(`declines.opens_with_absence`): a decline says so up front, and a small model takes an odd
-answer padded with remarks ("It is Away. Sources do not always agree ...") for none."""
+(`declines.states_absence`): a bare answer is not asked. One that says so only after its first
+sentence (`declines.opens_with_absence`) meets the higher bar, since a small model takes an
+odd answer padded with remarks ("It is Away. Sources do not always agree ...") for none."""
 
 _NO_ANSWER = "no answer"
 
@@ -455,8 +464,11 @@ class Judge(Protocol):
 class AnswerReader(Protocol):
     """A judge that can also tell whether a prediction gives any answer (`LLMJudge`)."""
 
-    async def answer_check(self, question: str, prediction: str) -> GoldCheck:
-        """Whether ``prediction`` answers ``question`` at all (``GoldCheck.gives_answer``)."""
+    async def answer_check(
+        self, question: str, prediction: str, *, threshold: float = NO_ANSWER_THRESHOLD
+    ) -> GoldCheck:
+        """Whether ``prediction`` answers ``question`` at all (``GoldCheck.gives_answer``: it
+        gives none when P(no) exceeds ``threshold``)."""
         ...
 
 
@@ -756,7 +768,9 @@ class LLMJudge:
             step="premise",
         )
 
-    async def answer_check(self, question: str, prediction: str) -> GoldCheck:
+    async def answer_check(
+        self, question: str, prediction: str, *, threshold: float = NO_ANSWER_THRESHOLD
+    ) -> GoldCheck:
         """Whether a prediction in which no gold was found gives an answer at all.
 
         "BLUF: We are unable to assess X; available reporting does not address it." declines
@@ -786,7 +800,7 @@ class LLMJudge:
             cached=probs.cached,
             method=probs.method,
             step="gives_answer",
-            gives_answer=p_none <= NO_ANSWER_THRESHOLD,
+            gives_answer=p_none <= threshold,
             calls=attempts,
         )
 
@@ -1217,20 +1231,30 @@ async def judge_against_golds(
             checks=checks,
             error=failed[0].error,
         )
+    bar = no_answer_bar(prediction)
     if (
         read_declines
+        and bar is not None
         and isinstance(judge, AnswerReader)
-        and len(prediction.split()) >= ANSWERED_MIN_WORDS
-        and opens_with_absence(prediction)
         and not any(_proves_an_answer(c) for c in checks)
     ):
-        answered = await judge.answer_check(question, prediction)
+        answered = await judge.answer_check(question, prediction, threshold=bar)
         checks.append(answered)
         if answered.gives_answer is False:
             return JudgeVote(
                 judge=judge.spec, model=judge.identity, verdict="missing", checks=checks
             )
     return JudgeVote(judge=judge.spec, model=judge.identity, verdict="incorrect", checks=checks)
+
+
+def no_answer_bar(prediction: str) -> float | None:
+    """The P(gives no answer) above which ``prediction`` is missing; None when it is not to
+    be asked (too short, or it says nowhere that something is missing)."""
+    if len(prediction.split()) < ANSWERED_MIN_WORDS:
+        return None
+    if opens_with_absence(prediction):
+        return NO_ANSWER_THRESHOLD
+    return NO_ANSWER_THRESHOLD_LATER if states_absence(prediction) else None
 
 
 def _proves_an_answer(check: GoldCheck) -> bool:
