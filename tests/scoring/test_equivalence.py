@@ -39,6 +39,9 @@ from ragmeter.scoring.crag.options import comparison_options
     ("gold", "pred", "label"),
     [
         ("7/20/74", "July 20, 1974.", "correct"),
+        ("2024-03-10", "10-Mar-24", "correct"),  # a spreadsheet's DD-MON-YY
+        ("2024-03-10", "Villa last played on 10-MAR-2024.", "correct"),
+        ("2024-03-10", "11-Mar-24", "incorrect"),
         ("$50m", "The deal was worth $50 million.", "correct"),
         ("2023-01-24, 2023-04-25", "On April 25, 2023 and January 24, 2023.", "correct"),
         ("2023-01-24, 2023-04-25", "On April 25, 2023 and January 25, 2023.", "incorrect"),

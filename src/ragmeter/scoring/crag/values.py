@@ -178,6 +178,10 @@ _MONTH_DAY_YEAR = re.compile(
 _DAY_MONTH_YEAR = re.compile(
     rf"\b(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.IGNORECASE
 )
+# "10-Mar-24", "10-MAR-2024": a spreadsheet's or database's day-month-year (DD-MON-YY).
+_DAY_MON_YEAR_JOINED = re.compile(
+    rf"\b(\d{{1,2}})([-/])({_MONTH_RE})\2(\d{{4}}|\d{{2}})\b(?![-/]\d)", re.IGNORECASE
+)
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:of\s+)?(\d{{4}})\b", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}}){_ORD}\b(?!\s*,?\s*\d)", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MONTH_RE})\b", re.IGNORECASE)
@@ -390,6 +394,8 @@ def _dates(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             add(m, m.group(3), a, m.group(2))
         elif b <= 12:
             add(m, m.group(3), b, m.group(1))
+    for m in _DAY_MON_YEAR_JOINED.finditer(text):
+        add(m, m.group(4), _month_number(m.group(3)), m.group(1))
     for m in _MONTH_DAY_YEAR.finditer(text):
         add(m, m.group(3), _month_number(m.group(1)), m.group(2))
     for m in _DAY_MONTH_YEAR.finditer(text):
