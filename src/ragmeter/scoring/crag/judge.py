@@ -37,13 +37,14 @@ How a verdict is reached, per gold answer:
    word gets a verdict on that sentence alone: an answer is judged by what it leads
    with (an added reading of an ambiguous question does not undo it).
 
-6. No gold found in a prediction of four words or more whose first sentence says something
-   is missing: unless mechanics proved a wrong answer (another option, a differing value
-   or list, the gold's figures restated wrongly), the model is asked one gold-free question,
+6. No gold found in a prediction of four words or more that says something is missing:
+   unless mechanics proved a wrong answer (another option, a differing value or list, the
+   gold's figures restated wrongly), the model is asked one gold-free question,
    "does the reply give an answer to the question at all?" (quoted inside the boundary, with
    worked examples). A reply that gives none is missing, not incorrect: declines come in
    more words than any phrase list holds ("We are unable to assess X; available reporting
-   does not address it.", an error panel, steps that stop before their answer).
+   does not address it.", an error panel, steps that stop before their answer). Said only
+   after the first sentence, the decline must clear a higher bar (`no_answer_bar`).
 
 The prompts are data files beside this module (``data/judge_prompt.txt``,
 ``data/judge_examples.jsonl``, ``data/key_answer_prompt.txt``,
@@ -182,10 +183,10 @@ wrong answers padded with remarks on sources stayed below 0.8."""
 ANSWERED_MIN_WORDS = 4
 """Shorter predictions are not asked whether they answer: a bare span ("xxii", "Close Your
 Eyes") asserts something, however odd; the short declines ("N/A", "unknown") are the refusal
-rules' to find. Nor is a prediction whose first sentence says nothing is missing
-(`declines.states_absence`): a bare answer is not asked. One that says so only after its first
-sentence (`declines.opens_with_absence`) meets the higher bar, since a small model takes an
-odd answer padded with remarks ("It is Away. Sources do not always agree ...") for none."""
+rules' to find. Nor is a prediction that says nowhere that something is missing
+(`declines.states_absence`). One that says so only after its first sentence (not
+`declines.opens_with_absence`) meets the higher bar, since a small model takes an odd answer
+padded with remarks ("It is Away. Sources do not always agree ...") for none."""
 
 _NO_ANSWER = "no answer"
 
@@ -273,7 +274,7 @@ class JudgePrompt:
         (the built-in ones when not given)."""
         ipath, epath = Path(instructions), Path(examples)
         text = _read_text(ipath)
-        rows = _read_examples(epath)
+        rows = _read_rows(epath, JudgeExample)
         kpath = Path(key_answer) if key_answer else data_file("key_answer_prompt.txt", _PACKAGE)
         opath = Path(option) if option else data_file("option_prompt.txt", _PACKAGE)
         ppath = Path(premise) if premise else data_file("premise_prompt.txt", _PACKAGE)
@@ -282,7 +283,7 @@ class JudgePrompt:
             if prediction_answer
             else data_file("prediction_answer_prompt.txt", _PACKAGE)
         )
-        pexamples = _read_examples(data_file("premise_examples.jsonl", _PACKAGE))
+        pexamples = _read_rows(data_file("premise_examples.jsonl", _PACKAGE), JudgeExample)
         aexamples = _read_rows(data_file("answered_examples.jsonl", _PACKAGE), AnsweredExample)
         return cls(
             text,
@@ -411,10 +412,6 @@ class JudgePrompt:
             ChatMessage(role="system", content=self.option_instructions),
             ChatMessage(role="user", content=user),
         ]
-
-
-def _read_examples(path: Path) -> list[JudgeExample]:
-    return _read_rows(path, JudgeExample)
 
 
 _Row = TypeVar("_Row", bound=Record)
