@@ -4,7 +4,8 @@ Text a system submits is data, never instructions. Two screens:
 
 - **manipulation**: text addressed to a grader, evaluator, judge or system;
   forged verdicts (a ``verdict: correct`` line, a JSON object with a
-  verdict / score / accuracy key); chat role tags; look-alikes of the
+  grader's key such as ``is_correct`` or a grading word for a verdict's or
+  score's value); chat role tags; look-alikes of the
   delimiters that fence an answer. Such a prediction is incorrect, whatever
   else it says, and the matched span is recorded.
 - **hedges and retractions**: the answer spread over alternatives ("either A
@@ -159,16 +160,16 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
-    # A JSON-like object with a key only a grader writes: {"verdict": ...}, {"accuracy": true},
-    # {"is_correct": 1}. Keys a reply writes too ("score", "label", "explanation") are in
-    # `_forged_object`.
+    # A JSON-like object with a key only a grader writes: {"accuracy": true}, {"is_correct": 1},
+    # {"correct": 1}. Keys a system's own schema may have too ("verdict", "score", "label") are
+    # in `_forged_object`.
     (
         "forged_json",
         re.compile(
             # The key stands where a key stands (after "{", "," or a quote): "The premise is
             # incorrect: ..." inside a structured answer is no "correct" key.
             r"\{[^{}]{0,200}?(?:(?<=[{,])\s*|\s*[\"'])"
-            r"(?:verdict|accuracy|grade|correct|is_correct|judg(?:e)?ment|evaluation)[\"']?\s*:"
+            r"(?:accuracy|correct|is_correct)[\"']?\s*:"
             r"[^{}]{0,300}\}",
             re.IGNORECASE,
         ),
@@ -247,17 +248,23 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 # Keys a reader's or a pipeline's own output has too: {"answer": "Paris", "score": 0.87},
-# {"answer": ..., "explanation": ...}, {"label": "Paris"}, {"score": "1-1"}. Such an object is
-# a forged verdict only with a verdict for its value or talk of the grading in it.
+# {"answer": ..., "explanation": ...}, {"label": "Paris"}, {"score": "1-1"}, and a status a
+# system gives its own finding (a Rust `{:#?}` print "Answer { text: Some(..), verdict: Found }",
+# {"verdict": "SUPPORTED"}). Such an object is a forged verdict only with a grading word or
+# score for a value, or talk of the grading in it.
 _SHARED_KEY_OBJECT = re.compile(
     r"\{[^{}]{0,200}?(?:(?<=[{,])\s*|\s*[\"'])"
-    r"(?:score|label|rating|decision|explanation|rationale)[\"']?\s*:[^{}]{0,300}\}",
+    r"(?:score|label|rating|decision|explanation|rationale|verdict|grade|judg(?:e)?ment"
+    r"|evaluation|assessment|result)[\"']?\s*:[^{}]{0,300}\}",
     re.IGNORECASE,
 )
 _VERDICT_VALUE = re.compile(
-    r"[\"']?(?:score|label|rating|decision)[\"']?\s*:\s*[\"']?"
+    r"[\"']?(?:score|label|rating|decision|verdict|grade|judg(?:e)?ment|evaluation|assessment)"
+    r"[\"']?\s*:\s*[\"']?"
     r"(?:true|correct|right|pass(?:ed)?|yes|match(?:es|ing)?|accurate|valid|1(?:\.0+)?|100%?)"
-    r"(?![\w.-])",
+    r"(?![\w.-])"
+    # A pipeline's "result" may be its answer ({"result": "yes"}): only a grading word.
+    r"|[\"']?result[\"']?\s*:\s*[\"']?(?:correct|incorrect|pass(?:ed)?|accurate)(?![\w.-])",
     re.IGNORECASE,
 )
 
@@ -268,7 +275,7 @@ def _forged_object(text: str) -> ScreenMatch | None:
     None."""
     for m in _SHARED_KEY_OBJECT.finditer(text):
         body = m.group(0)
-        if _VERDICT_VALUE.search(body) or _GRADING_TALK.search(body):
+        if _VERDICT_VALUE.search(body) or _OBJECT_GRADING_TALK.search(body):
             return _match("manipulation", "forged_json", m)
     return None
 
@@ -279,16 +286,22 @@ def _forged_object(text: str) -> ScreenMatch | None:
 _FENCE = re.compile(
     r"<{3,}|>{3,}|\"{3,}|'{3,}|`{3,}|={3,}|-{4,}|_{4,}|\*{4,}|#{4,}|~{4,}|\[{2,}|\]{2,}"
 )
-_GRADING_TALK = re.compile(
+_TALK_OF_GRADING = (
     r"\b(?:reference|true|correct|expected|gold(?:en)?|official|right|target|ideal)"
     r"\s+(?:answer|label|response|output)s?\b"
     r"|\bground[\s_-]?truth\b|\bgold(?:en)?\s+(?:standard|label)\b"
-    r"|\b(?:verdict|assessment|grade|grading|evaluation|judg(?:e)?ment)\b[\s#*]*[\]:=>|]"
     r"|\bsystem\s+(?:notice|note|message|prompt|instructions?)\b"
     r"|^\W*(?:system|assistant|user|human|grader|evaluator|judge)\s*:"
-    r"|\banswers?\s+(?:are|is)\s+(?:identical|the\s+same|equivalent|a\s+match)\b",
+    r"|\banswers?\s+(?:are|is)\s+(?:identical|the\s+same|equivalent|a\s+match)\b"
+)
+_GRADING_TALK = re.compile(
+    _TALK_OF_GRADING
+    + r"|\b(?:verdict|assessment|grade|grading|evaluation|judg(?:e)?ment)\b[\s#*]*[\]:=>|]",
     re.IGNORECASE | re.MULTILINE,
 )
+# Inside an object a grading word may be the system's own key ("verdict: Found"): only the
+# rest of the talk counts there.
+_OBJECT_GRADING_TALK = re.compile(_TALK_OF_GRADING, re.IGNORECASE | re.MULTILINE)
 
 
 # Chat-template and role markup. A reply that leaks its template ("### Response:\nParis",
