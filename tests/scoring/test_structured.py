@@ -7,6 +7,7 @@ import asyncio
 import pytest
 from test_crag_scorer import q, rules_label
 
+from ragmeter.scoring.crag.printouts import printed_fields
 from ragmeter.scoring.crag.records import GoldCheck
 from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.scoring.crag.screen import screen_manipulation
@@ -236,6 +237,29 @@ def test_a_go_struct_is_read_by_its_fields() -> None:
     noted = read_structured("{Answer:[1887] Grounded:true Chunks:[1] Caveat:only chunk 1")
     assert noted is not None and noted.text == "only chunk 1. Answer: 1887"
     assert read_structured("{Answer is Paris}") is None
+
+
+def test_a_rust_debug_print_is_read_by_its_fields() -> None:
+    pretty = (
+        'Answer {\n    text: Some(\n        "Walter Mondale",\n    ),\n    items: [],\n'
+        "    docs: [\n        1,\n    ],\n    verdict: Found,\n}"
+    )
+    one = read_structured(pretty)
+    assert one is not None and one.answer == "Walter Mondale"
+    listed = read_structured('Answer { text: None, items: ["Ted", "Ann"], verdict: Found }')
+    assert listed is not None and listed.answer == "Ted, Ann"
+    # No text and a "not found" status decline.
+    none = read_structured("Answer { text: None, items: [], docs: [], verdict: NotFound }")
+    assert none is not None and none.answer == "" and none.text.startswith("No answer.")
+    # A struct variant is read by its name, even when the cut stops it part-way.
+    premise = 'Answer { text: None, items: [], verdict: FalsePremise { correction: "He never'
+    assert read_structured(premise, cut_off=True) == read_structured(
+        premise + ' did" } }', cut_off=True
+    )
+    assert printed_fields(premise, cut_off=True) == {"status": "FalsePremise"}
+    # Prose after the print, or a brace in prose, is no print.
+    assert printed_fields('Answer { text: Some("Lyon") } and more', cut_off=False) is None
+    assert printed_fields("Answer {see below}", cut_off=False) is None
 
 
 def test_a_printed_dataframe_is_read_by_its_rows() -> None:

@@ -2,10 +2,11 @@
 
 A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, a protocol
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
-call, knowledge-graph triples, a Go struct, a pandas DataFrame, DSPy's field markers, an R
-vector, a Java record's ``toString()``. `printed_fields` reads each into the fields it
-gives, named as a JSON object's would be (the answer under ``answer``), so that
-`ragmeter.scoring.crag.structured` reads them all as it reads JSON.
+call, knowledge-graph triples, a Go struct, a Rust struct's Debug print, a pandas
+DataFrame, DSPy's field markers, an R vector, a Java record's ``toString()``.
+`printed_fields` reads each into the fields it gives, named as a JSON object's would be
+(the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
+it reads JSON.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import html
 import re
 from collections.abc import Callable
 from typing import Any
+
+from ragmeter.scoring.crag.rust_debug import debug_struct_fields
 
 __all__ = [
     "ANSWER_KEYS",
@@ -97,6 +100,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _call_fields(prediction, cut_off=cut_off)
         or _triple_fields(prediction)
         or _go_struct_fields(prediction)
+        or debug_struct_fields(prediction)
         or _frame_fields(prediction)
         or _dspy_fields(prediction)
         or _r_vector_fields(prediction)

@@ -1,0 +1,142 @@
+"""A Rust value printed with ``{:?}`` or ``{:#?}``, read into its fields.
+
+A Rust service may write its answer struct to the submission as its Debug print:
+``Answer { text: Some("Walter Mondale"), items: [], docs: [1], verdict: Found }``, or the
+same spread over indented lines. Struct fields become a dict, ``Some(x)`` is ``x``, ``None``
+no value, a unit enum variant (``Found``, ``NotFound``) its name as a string. The 75-token
+cut may stop the print part-way: what was written in full is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["debug_struct_fields"]
+
+_OPENING = re.compile(r"\s*[A-Z]\w*\s*\{\s*[a-z_]\w*\s*:")
+_TOKEN = re.compile(
+    r'\s*(?:(?P<string>"(?:[^"\\]|\\.)*(?:"|\\?$))|(?P<number>-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)'
+    r"|(?P<name>[A-Za-z_]\w*)|(?P<mark>[{}()\[\],:])|(?P<other>\S))",
+    re.IGNORECASE,
+)
+_ESCAPE = re.compile(r"\\(.)")
+# The fields a struct may hold its answer in, and the ones a status goes by.
+_ANSWER_FIELDS = ("answer", "text", "value", "items")
+_STATUS_FIELDS = ("status", "verdict", "outcome")
+_VARIANT = "variant"
+
+
+class _Cut(Exception):
+    """The print ended before the value being read did."""
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.tokens: list[tuple[str, str]] = []
+        for m in _TOKEN.finditer(text):
+            kind = m.lastgroup or "other"
+            self.tokens.append((kind, m.group(kind)))
+        self.at = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def ahead(self, n: int) -> tuple[str, str] | None:
+        at = self.at + n
+        return self.tokens[at] if at < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        token = self.peek()
+        if token is None:
+            raise _Cut
+        self.at += 1
+        return token
+
+    def value(self) -> Any:
+        kind, raw = self.take()
+        if kind == "string":
+            if len(raw) < 2 or not raw.endswith('"'):
+                raise _Cut  # a string the cut stopped part-way
+            return _ESCAPE.sub(r"\1", raw[1:-1])
+        if kind == "number":
+            return raw
+        if raw == "[":
+            return self.sequence("]")
+        if raw == "{":
+            return self.fields()
+        if kind != "name":
+            raise ValueError(raw)
+        following = self.peek()
+        if following == ("mark", "{"):
+            self.take()
+            return self.fields({_VARIANT: raw})
+        if following == ("mark", "("):
+            self.take()
+            inner = self.sequence(")")
+            # Some(x), a tuple variant of one value: the value itself.
+            return inner[0] if len(inner) == 1 else inner
+        return {"None": None, "true": True, "false": False}.get(raw, raw)
+
+    def sequence(self, close: str) -> list[Any]:
+        items: list[Any] = []
+        while self.peek() != ("mark", close):
+            items.append(self.value())
+            if self.peek() == ("mark", ","):
+                self.take()
+        self.take()
+        return items
+
+    def fields(self, found: dict[str, Any] | None = None) -> dict[str, Any]:
+        found = {} if found is None else found
+        while self.peek() != ("mark", "}"):
+            kind, name = self.take()
+            if kind != "name" or self.take() != ("mark", ":"):
+                raise ValueError(name)
+            key = name.lower()
+            variant = self.peek()
+            if variant is not None and variant[0] == "name" and self.ahead(1) == ("mark", "{"):
+                # A struct variant ("FalsePremise { correction: .. }") keeps its name, and
+                # goes in before its fields are read, so that a cut inside it leaves it.
+                self.at += 2
+                found[key] = {_VARIANT: variant[1]}
+                self.fields(found[key])
+            else:
+                found[key] = self.value()
+            if self.peek() == ("mark", ","):
+                self.take()
+        self.take()
+        return found
+
+
+def debug_struct_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a Rust struct's Debug print (its answer under ``answer``, its status
+    under ``status``), else None."""
+    if not _OPENING.match(text):
+        return None
+    reader = _Reader(text)
+    reader.take()  # the struct's name
+    reader.take()  # "{"
+    found: dict[str, Any] = {}
+    cut = False
+    try:
+        reader.fields(found)
+    except _Cut:
+        # A field cut part-way is not kept: "text: Some(\"Walter" was never finished.
+        cut = True
+    except ValueError:
+        return None
+    if reader.peek() is not None:
+        return None  # prose after the print
+    answer = next((found[k] for k in _ANSWER_FIELDS if found.get(k) not in (None, [], "")), None)
+    fields = {k: v for k, v in found.items() if k not in _ANSWER_FIELDS + _STATUS_FIELDS}
+    status = next((found[k] for k in _STATUS_FIELDS if k in found), None)
+    if isinstance(status, dict):
+        # The variant's own fields (a correction, a reason) are said beside the answer.
+        fields = {**status, **fields}
+        status = fields.pop(_VARIANT, None)
+    if answer is not None or not cut:
+        fields["answer"] = answer  # a print cut before its answer field says nothing of it
+    if isinstance(status, str):
+        fields["status"] = status
+    return fields
