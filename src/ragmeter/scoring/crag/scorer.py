@@ -40,6 +40,7 @@ from typing import Any, get_args
 from ragmeter.scoring.crag.arithmetic import arithmetic_as_result
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
+from ragmeter.scoring.crag.console import without_console_noise
 from ragmeter.scoring.crag.declines import (
     ASKS_BACK,
     answered_from_memory,
@@ -63,6 +64,7 @@ from ragmeter.scoring.crag.equivalence import (
     unknown_outcome,
     yes_no_gold,
 )
+from ragmeter.scoring.crag.hypothetical import read_hypothetical
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.program import read_program, read_sql_chain
@@ -344,7 +346,19 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
-        cut = without_stop_token(without_run_on_turn(cut))
+        cut = without_console_noise(without_stop_token(without_run_on_turn(cut)))
+        if not cut:
+            # "Loading checkpoint shards: 100%|██████████| 4/4 ...": what the libraries
+            # printed before the reply filled the cut.
+            return ScoredSample(
+                **common,
+                label="missing",
+                rule="answer_past_cut",
+                rule_detail="the cut holds only console output printed before the reply",
+            )
+        hypothetical = read_hypothetical(cut)
+        if hypothetical is not None:
+            cut = hypothetical.text
         # The screen reads the prediction as submitted; every later step reads it plain, and
         # a structured output ({"answer": null, "reason": ...}) as the reply it amounts to.
         structured = (
@@ -360,6 +374,16 @@ class CragScorer:
         sample = await self._scored_reply(
             question, answers, cut, structured, prediction, common, truncated=truncated
         )
+        if hypothetical is not None and hypothetical.hypothetical and sample.label == "correct":
+            # "Hypothetical passage: ... it stands 309.6 metres tall" and no answer line in the
+            # cut: the passage offers the fact as what might be so, no answer it stands behind.
+            return sample.model_copy(
+                update={
+                    "label": "incorrect",
+                    "rule": "hedge",
+                    "rule_detail": "stated only in a hypothetical passage written to search with",
+                }
+            )
         if (
             truncated
             and (notes_cut_off(cut) or quotes_cut_off(cut))
