@@ -188,6 +188,15 @@ def test_match_reports_whole() -> None:
     assert m is not None and not m.whole and m.phrase == "i dont know"
 
 
+def test_a_reply_with_its_spaces_deleted_declines_as_the_phrase() -> None:
+    m = match_refusal("Idon'tknow")
+    assert m is not None and m.whole and m.phrase == "i dont know"
+    assert is_refusal("IDONOTKNOW.")
+    # Only a whole reply, and only a phrase of more than one word, is read so.
+    assert not is_refusal("Idon'tknowhim")
+    assert not is_refusal("Brazil")
+
+
 def test_builtin_set_is_curated() -> None:
     phrases = default_detector().phrases.phrases
     assert len(phrases) > 100

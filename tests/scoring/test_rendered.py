@@ -35,6 +35,23 @@ from ragmeter.types import Question
         # Several boxes are read where they stand, with what joins them.
         (r"It is \boxed{A} or \boxed{B}.", "It is A or B."),
         ("It costs \\$5, 10\\% more.", "It costs $5, 10% more."),
+        # Speech markup: the voice's tags read away, a synthesiser's date as an ISO date.
+        (
+            '<speak>Born on <say-as interpret-as="date">19390710</say-as>, in Chicago.</speak>',
+            "Born on 1939-07-10, in Chicago.",
+        ),
+        (
+            '<speak>On <say-as interpret-as="date" format="mdy">07101939</say-as>.</speak>',
+            "On 1939-07-10.",
+        ),
+        (
+            '<speak><prosody rate="slow">I do not know.</prosody><break time="1s"/></speak>',
+            "I do not know.",
+        ),
+        (
+            '<speak>It has <say-as interpret-as="cardinal">12</say-as> seats.</speak>',
+            "It has 12 seats.",
+        ),
         # No markup of a renderer: the reply as it is, other tags included.
         ("Paris", "Paris"),
         ("x < 3 and y > 2", "x < 3 and y > 2"),

@@ -46,6 +46,12 @@ class PhraseSet:
             key = normalize_text(phrase)
             if key:
                 self._whole.setdefault(key, phrase)
+        # "Idon'tknow": a whole reply whose spaces a pipeline deleted is read as the phrase.
+        self._squashed = {
+            key.replace(" ", ""): phrase
+            for key, phrase in (*self._whole.items(), *self._anywhere.items())
+            if " " in key
+        }
         alternatives = sorted(self._anywhere, key=len, reverse=True)
         self._pattern: re.Pattern[str] | None = (
             re.compile(r"(?<!\S)(?:" + "|".join(re.escape(a) for a in alternatives) + r")(?!\S)")
@@ -96,6 +102,8 @@ class PhraseSet:
             return PhraseMatch(self._whole[norm], 0, len(norm), norm, True)
         if norm in self._anywhere:
             return PhraseMatch(self._anywhere[norm], 0, len(norm), norm, True)
+        if norm in self._squashed:
+            return PhraseMatch(self._squashed[norm], 0, len(norm), norm, True)
         if self._pattern is None:
             return None
         m = self._pattern.search(norm)

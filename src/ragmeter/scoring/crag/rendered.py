@@ -6,6 +6,8 @@ and reasoning models trained on mathematics close with the answer in a LaTeX box
 (``... a difference of 4.7. \\boxed{4.7\\text{ billion USD}}``). The tags and commands are
 no words of the answer: "<p>No answer found.</p>" declines as "No answer found." does, and a
 box holds the reply's final answer, so it is read as one ("Final answer: 4.7 billion USD").
+A voice pipeline may submit the speech markup it sends its synthesiser
+(``<speak>... born on <say-as interpret-as="date">19390710</say-as>.</speak>``).
 
 Only the formatting tags of HTML are read away; any other tag (``<answer>``, a role tag) is
 left for the parts that read it (`ragmeter.scoring.crag.tagged`, the manipulation screen).
@@ -30,6 +32,38 @@ _BREAKING = frozenset(
 )
 _BLANK_LINES = re.compile(r"[ \t]*\n[ \t\n]*")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
+
+
+# Speech markup (SSML) a voice pipeline submits as it sends it to its synthesiser: the
+# <speak> wrapper and the tags that only shape the voice are read away, and a date written
+# for the synthesiser as eight digits ("<say-as interpret-as="date">20210809</say-as>",
+# year first unless its format says otherwise) as the ISO date it speaks.
+_SSML_TAG = re.compile(
+    r"<\s*/?\s*(?:speak|say-as|break|prosody|emphasis|voice|lang|phoneme|sub|audio|mark"
+    r"|amazon:[\w-]+)\b[^<>]*?/?\s*>",
+    re.IGNORECASE,
+)
+_SSML_DATE = re.compile(
+    r"<\s*say-as\s+interpret-as\s*=\s*[\"']date[\"']"
+    r"(?:\s+format\s*=\s*[\"'](?P<format>ymd|mdy|dmy|yyyymmdd)[\"'])?\s*>"
+    r"\s*(?P<digits>\d{8})\s*<\s*/\s*say-as\s*>",
+    re.IGNORECASE,
+)
+
+
+def _ssml_date(m: re.Match[str]) -> str:
+    digits, order = m.group("digits"), (m.group("format") or "ymd").lower()
+    if order == "mdy":
+        return f"{digits[4:]}-{digits[:2]}-{digits[2:4]}"
+    if order == "dmy":
+        return f"{digits[4:]}-{digits[2:4]}-{digits[:2]}"
+    return f"{digits[:4]}-{digits[4:6]}-{digits[6:]}"
+
+
+def _ssml_as_text(text: str) -> str:
+    if "<" not in text or _SSML_TAG.search(text) is None:
+        return text
+    return _SSML_TAG.sub("", _SSML_DATE.sub(_ssml_date, text)).strip()
 
 
 def _html_as_text(text: str) -> str:
@@ -118,7 +152,8 @@ def _latex_as_text(text: str) -> str:
 
 
 def as_rendered(text: str) -> str:
-    """``text`` as its renderer would show it, when it is an HTML fragment or holds LaTeX:
-    formatting tags read away (list items as "- " lines), entities decoded, a box read as the
-    final answer and text commands as their text. Anything else is returned as it is."""
-    return _latex_as_text(_html_as_text(text))
+    """``text`` as its renderer would show it, when it is an HTML fragment, speech markup or
+    holds LaTeX: formatting tags read away (list items as "- " lines), entities decoded, a
+    synthesiser's eight-digit date as an ISO date, a box read as the final answer and text
+    commands as their text. Anything else is returned as it is."""
+    return _latex_as_text(_html_as_text(_ssml_as_text(text)))
