@@ -325,6 +325,20 @@ def test_a_step_back_reply_is_read_after_its_background() -> None:
     assert read_structured("A step-back question: what is it?") is None
 
 
+def test_a_plan_and_solve_reply_is_read_after_its_working() -> None:
+    working = (
+        "Plan:\n1. Identify the lead designer of Java.\n2. Find where he earned his Ph.D.\n\n"
+        "Solution:\n1. Document 1 names James Gosling.\n2. Document 3 gives Carnegie Mellon.\n\n"
+    )
+    done = read_structured(working + "Answer: Carnegie Mellon University")
+    assert done is not None and done.text == "Carnegie Mellon University"
+    assert not done.working_only
+    # Cut before its answer line: the steps are all the text states.
+    cut = read_structured(working[:120], cut_off=True)
+    assert cut is not None and cut.working_only and cut.text.startswith("1. Identify")
+    assert read_structured("Plan: buy low, sell high.") is None
+
+
 def test_a_protocol_buffer_in_text_format_is_read_by_its_fields() -> None:
     listed = read_structured(
         'items: "Coco Gauff"\nitems: "Jessica Pegula"\nstatus: ANSWERED\n'

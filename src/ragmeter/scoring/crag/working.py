@@ -2,7 +2,8 @@
 
 gpt-oss's leaked analysis channel ("analysisWe need ... assistantfinalParis"),
 Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), IBM Granite's thinking
-("Here is my thought process:" over "Here is my response:"), Step-Back prompting
+("Here is my thought process:" over "Here is my response:"), Plan-and-Solve ("Plan:" and
+"Solution:" over "Answer:"), Step-Back prompting
 ("Step-back question:", "Step-back answer:", "Final answer:") and Gemini's thought summaries
 submitted with the reply ("**Pinpointing the Date**" over "I'm focusing on ...") each say
 where the working ends and the reply begins. `working_and_reply` splits them there; the
@@ -30,6 +31,13 @@ _REPHRASED = re.compile(
 _GRANITE = re.compile(
     r"\s*Here is my thought process:(?P<working>.*?)(?:\n\s*Here is my response:(?P<reply>.*))?",
     re.DOTALL,
+)
+
+
+# Plan-and-Solve prompting: "Plan:" over numbered steps, "Solution:" over the steps carried
+# out, then "Answer: <the reply>".
+_PLAN_AND_SOLVE = re.compile(
+    r"\s*Plan:(?P<working>\s*\n.*?)(?:\n\s*Answer:(?P<reply>.*))?", re.DOTALL
 )
 
 
@@ -74,6 +82,7 @@ def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | No
         _HARMONY.fullmatch(prediction)
         or _REPHRASED.fullmatch(prediction)
         or _GRANITE.fullmatch(prediction)
+        or _PLAN_AND_SOLVE.fullmatch(prediction)
     )
     if m is not None:
         return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
