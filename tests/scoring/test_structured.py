@@ -257,6 +257,13 @@ def test_a_rust_debug_print_is_read_by_its_fields() -> None:
         premise + ' did" } }', cut_off=True
     )
     assert printed_fields(premise, cut_off=True) == {"status": "FalsePremise"}
+    # A conflict's other value is offered beside the answer.
+    conflict = 'Answer { text: Some("10"), verdict: Conflicting { other: "9" } }'
+    assert printed_fields(conflict, cut_off=False) == {
+        "answer": "10",
+        "alternatives": ["9"],
+        "status": "Conflicting",
+    }
     # Prose after the print, or a brace in prose, is no print.
     assert printed_fields('Answer { text: Some("Lyon") } and more', cut_off=False) is None
     assert printed_fields("Answer {see below}", cut_off=False) is None

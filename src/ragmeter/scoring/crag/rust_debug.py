@@ -25,6 +25,7 @@ _ESCAPE = re.compile(r"\\(.)")
 _ANSWER_FIELDS = ("answer", "text", "value", "items")
 _STATUS_FIELDS = ("status", "verdict", "outcome")
 _VARIANT = "variant"
+_CONFLICT = re.compile(r"conflict|disputed|ambiguous|mixed", re.IGNORECASE)
 
 
 class _Cut(Exception):
@@ -132,9 +133,16 @@ def debug_struct_fields(text: str) -> dict[str, Any] | None:
     fields = {k: v for k, v in found.items() if k not in _ANSWER_FIELDS + _STATUS_FIELDS}
     status = next((found[k] for k in _STATUS_FIELDS if k in found), None)
     if isinstance(status, dict):
-        # The variant's own fields (a correction, a reason) are said beside the answer.
-        fields = {**status, **fields}
-        status = fields.pop(_VARIANT, None)
+        variant = status.get(_VARIANT)
+        given = {k: v for k, v in status.items() if k != _VARIANT}
+        if isinstance(variant, str) and _CONFLICT.search(variant):
+            # "Conflicting { other: "Pete Carroll" }": the other value the sources give is
+            # offered beside the answer, as a candidate.
+            fields["alternatives"] = [v for v in given.values() if v not in (None, [], "")]
+        else:
+            # The variant's own fields (a correction, a reason) are said beside the answer.
+            fields = {**given, **fields}
+        status = variant
     if answer is not None or not cut:
         fields["answer"] = answer  # a print cut before its answer field says nothing of it
     if isinstance(status, str):
