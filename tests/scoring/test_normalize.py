@@ -93,6 +93,9 @@ def test_source_markers_are_dropped() -> None:
         "Its P/E ratio is approximately 16."
     )
     assert strip_citation_markers("A and B [1][2], C [3, 4] and D [2-4].") == "A and B, C and D."
+    # The Gemini app's grounding markup.
+    gemini = "[cite_start]He was born on **October 14, 1978**[cite: 15], so he is 45."
+    assert strip_citation_markers(gemini) == "He was born on **October 14, 1978**, so he is 45."
     # An assistants API's file-search annotations; their digits are no figure either.
     annotated = (
         "a ratio of 4.6 to 1\u30104:0\u2020page_1.html\u3011, 23 in all\u30104:1\u2020f\u3011."

@@ -401,6 +401,9 @@ _TICKET = re.compile(
 
 # " ##0$$ ##3$$": a knowledge-base chat assistant's chunk markers, left unrendered.
 _CHUNK_MARKER = re.compile(r"[ \t]*##\d{1,3}\$\$")
+# The Gemini app's grounding markup, copied with the reply: "[cite_start]" where a cited span
+# begins, "[cite: 31, 44]" where it ends.
+_GEMINI_CITE = re.compile(r"\[cite_start\]|[ \t]*\[cite:\s*\d{1,3}(?:\s*,\s*\d{1,3})*\s*\]")
 
 
 # "(5/5 sources)", "(3 of 5 passages; 2 say Home)": a tally of the sources behind an answer,
@@ -415,13 +418,15 @@ _SOURCE_TALLY = re.compile(
 
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
-    2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]", " ##0$$"; "passage 2
+    2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]", " ##0$$",
+    "[cite_start]...[cite: 3]"; "passage 2
     says" -> "a passage says"), lookups an active-retrieval model left in ("[Search(...)]"),
     a support ticket's number ("ticket #48213" -> "ticket"), a Self-RAG model's grades of
     itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources;
     1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or grade the reply, and
     are no figure or claim of the answer."""
     text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", _TOOL_CALL.sub("", text)))
+    text = _GEMINI_CITE.sub("", text)
     text = _TICKET.sub(r"\1", text)
     text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
     text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
