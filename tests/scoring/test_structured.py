@@ -56,7 +56,8 @@ from ragmeter.scoring.crag.truncate import Truncator
         ("answer: none\nconfidence: 0.7", "none (confidence 0.7)"),
         # A log line of key=value fields, read the same way.
         ("answer=Paris; confidence=0.9", "Paris (confidence 0.9)"),
-        ("answer=None | reason=no page names a director", "No answer. no page names a director."),
+        # The reason declines in its own words: no "No answer." before it.
+        ("answer=None | reason=no page names a director", "no page names a director."),
         ("answer=none", "none"),
         # A bare list literal, as a pipeline that prints its result returns it.
         ("['Greta Gerwig']", "Greta Gerwig"),
@@ -267,6 +268,25 @@ def test_a_rust_debug_print_is_read_by_its_fields() -> None:
     # Prose after the print, or a brace in prose, is no print.
     assert printed_fields('Answer { text: Some("Lyon") } and more', cut_off=False) is None
     assert printed_fields("Answer {see below}", cut_off=False) is None
+
+
+def test_a_pydantic_models_str_is_read_by_its_fields() -> None:
+    found = (
+        "answer='Pripyat River' citations=[Citation(doc=1, quote='fed by the Pripyat River')] "
+        "verdict=<Verdict.SUPPORTED: 'supported'>"
+    )
+    assert printed_fields(found, cut_off=False) == {
+        "answer": "Pripyat River",
+        "citations": [{"doc": 1, "quote": "fed by the Pripyat River"}],
+        "status": "supported",
+    }
+    none = read_structured("answer=None citations=[] verdict=<Verdict.NOT_FOUND: 'not_found'>")
+    assert none is not None and none.answer == "" and none.text.startswith("No answer.")
+    # A log line's fields are no model's str().
+    assert printed_fields("answer=Paris; confidence=0.9", cut_off=False) == {
+        "answer": "Paris",
+        "confidence": "0.9",
+    }
 
 
 def test_a_printed_dataframe_is_read_by_its_rows() -> None:

@@ -2,11 +2,11 @@
 
 A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, a protocol
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
-call, knowledge-graph triples, a Go struct, a Rust struct's Debug print, a pandas
-DataFrame, DSPy's field markers, an R vector, a Java record's ``toString()``.
-`printed_fields` reads each into the fields it gives, named as a JSON object's would be
-(the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
-it reads JSON.
+call, knowledge-graph triples, a Go struct, a Rust struct's Debug print, a pydantic
+model's ``str()``, a pandas DataFrame, DSPy's field markers, an R vector, a Java record's
+``toString()``. `printed_fields` reads each into the fields it gives, named as a JSON
+object's would be (the answer under ``answer``), so that `ragmeter.scoring.crag.structured`
+reads them all as it reads JSON.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ragmeter.scoring.crag.model_str import model_str_fields
 from ragmeter.scoring.crag.rust_debug import debug_struct_fields
 
 __all__ = [
@@ -94,6 +95,8 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         return {"answer": listed or None}
     return (
         _yaml_fields(prediction)
+        # A model's str() before a log line's "answer=..." fields, which it looks like.
+        or model_str_fields(prediction)
         or _key_value_fields(prediction)
         or _csv_fields(prediction, cut_off=cut_off)
         or _xml_fields(prediction)
