@@ -8,6 +8,7 @@ from ragmeter.scoring.normalize import (
     answer_sentence,
     as_bpe_decoded,
     as_detokenized,
+    as_spaced,
     as_unescaped,
     as_written,
     bracket_labels_as_text,
@@ -93,6 +94,13 @@ def test_source_markers_are_dropped() -> None:
         "Its P/E ratio is approximately 16."
     )
     assert strip_citation_markers("A and B [1][2], C [3, 4] and D [2-4].") == "A and B, C and D."
+    # A brief's citations of the documents, with their parentheticals.
+    brief = (
+        "He was born on June 28, 1926. See Doc. 1 (Wikipedia article on Mel Brooks). "
+        "Accord Doc. 3 (Biography.com, Jan. 2024) (same date)."
+    )
+    assert strip_citation_markers(brief) == "He was born on June 28, 1926."
+    assert strip_citation_markers("See the docs for details.") == "See the docs for details."
     # The Gemini app's grounding markup.
     gemini = "[cite_start]He was born on **October 14, 1978**[cite: 15], so he is 45."
     assert strip_citation_markers(gemini) == "He was born on **October 14, 1978**, so he is 45."
@@ -313,3 +321,12 @@ def test_text_is_read_as_written_before_anything_else() -> None:
     assert as_written("IĠdoĠn'tĠknow") == "I don't know"
     assert as_written("He hadnâ€™t won\\.\nHe hadnâ€™t won\\.\nHe had") == "He hadn’t won."
     assert as_written("Paris, in 1998.") == "Paris, in 1998."
+
+
+def test_a_list_with_its_spaces_deleted_is_spaced_again() -> None:
+    assert as_spaced("TheWeeknd,TaylorSwiftandDrake") == "The Weeknd, Taylor Swift and Drake"
+    godfather = "TheGodfather,TheGodfatherPartIIandTheGodfatherPartIII"
+    assert as_spaced(godfather) == "The Godfather, The Godfather Part II and The Godfather Part III"
+    # No list's signature: a name, a product, a sentence without capitals, spaced text.
+    for text in ("McDonald's", "iPhone15ProMax", "Atax-advantagedretirementaccount", "A, B"):
+        assert as_spaced(text) == text

@@ -188,6 +188,12 @@ def test_match_reports_whole() -> None:
     assert m is not None and not m.whole and m.phrase == "i dont know"
 
 
+def test_a_brief_declines_in_its_own_words() -> None:
+    assert is_refusal("No retrieved authority addresses the number of home losses in 2023.")
+    assert is_refusal("No document states the opening price of KVAC on that Friday.")
+    assert not is_refusal("No authority on the subject disputes that it is 1926.")
+
+
 def test_a_reply_with_its_spaces_deleted_declines_as_the_phrase() -> None:
     m = match_refusal("Idon'tknow")
     assert m is not None and m.whole and m.phrase == "i dont know"

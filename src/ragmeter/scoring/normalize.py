@@ -403,6 +403,14 @@ _TICKET = re.compile(
 _CHUNK_MARKER = re.compile(r"[ \t]*##\d{1,3}\$\$")
 # The Gemini app's grounding markup, copied with the reply: "[cite_start]" where a cited span
 # begins, "[cite: 31, 44]" where it ends.
+# Legal-brief citations of the retrieved documents, a signal and a parenthetical or two:
+# "See Doc. 1 (Wikipedia article on Mel Brooks).", "Cf. Doc. 2 (Nasdaq quote page, Feb.
+# 2024) (reporting only the current quote).", "Accord Doc. 3 (Biography.com, Jan. 2024)."
+_BRIEF_CITATION = re.compile(
+    r"[ \t]*\b(?:See also|See|Cf\.|Accord|But see|Contra)\s+Docs?\.\s*\d{1,2}"
+    r"(?:\s*(?:,|and|&)\s*\d{1,2})*(?:\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))*"
+    r"(?:\s*;\s*Docs?\.\s*\d{1,2}(?:\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))*)*\.?"
+)
 _GEMINI_CITE = re.compile(r"\[cite_start\]|[ \t]*\[cite:\s*\d{1,3}(?:\s*,\s*\d{1,3})*\s*\]")
 
 
@@ -419,14 +427,14 @@ _SOURCE_TALLY = re.compile(
 def strip_citation_markers(text: str) -> str:
     """``text`` without bracketed source markers ("... 16 [1][2]." -> "... 16.", "...
     2019【4:1†page_2.html】." -> "... 2019.", "[Data: Sources (1, 4)]", " ##0$$",
-    "[cite_start]...[cite: 3]"; "passage 2
+    "[cite_start]...[cite: 3]", "See Doc. 1 (Wikipedia article on X)."; "passage 2
     says" -> "a passage says"), lookups an active-retrieval model left in ("[Search(...)]"),
     a support ticket's number ("ticket #48213" -> "ticket"), a Self-RAG model's grades of
     itself ("[Relevant]", "[Utility:5]") and tallies of sources ("1929 to 1939 (4/5 sources;
     1 says 1929 to 1941)" -> "1929 to 1939"): they point at sources or grade the reply, and
     are no figure or claim of the answer."""
     text = _DATA_REFERENCE.sub("", _CHUNK_MARKER.sub("", _TOOL_CALL.sub("", text)))
-    text = _GEMINI_CITE.sub("", text)
+    text = _BRIEF_CITATION.sub("", _GEMINI_CITE.sub("", text))
     text = _TICKET.sub(r"\1", text)
     text = _REFLECTION_TOKEN.sub("", _ANNOTATION.sub("", text))
     text = _SOURCE_TALLY.sub("", _CITATION_MARKER.sub("", text))
@@ -716,6 +724,34 @@ def without_repeated_lines(text: str) -> str:
     return text
 
 
+# A list whose spaces a pipeline deleted: "TheWeeknd,TaylorSwiftandDrake". Its signature is
+# a reply with no whitespace, words run together at their capitals and a comma or an "and"
+# joining items; the spaces go back before each capital and after each comma.
+_SQUASHED_JOINS = re.compile(r"[a-zI]and[A-Z]|[A-Za-z.)],[A-Z]")
+_SQUASHED_CAPITAL = re.compile(r"(?<=[a-z)])(?=[A-Z])")
+_SQUASHED_AND = re.compile(r"(?<=[a-zI)])and(?=[A-Z])")
+
+
+def as_spaced(text: str) -> str:
+    """A list written with its spaces deleted, with them put back; anything else as it is."""
+    stripped = text.strip()
+    if (
+        len(stripped) < 12
+        or any(ch.isspace() for ch in stripped)
+        or len(_SQUASHED_CAPITAL.findall(stripped)) < 2
+        or _SQUASHED_JOINS.search(stripped) is None
+    ):
+        return text
+    # The "and" before the last item: the last one after the last comma ("Holland" and
+    # "Grand" hold one too, so no other is split).
+    head, comma, tail = stripped.rpartition(",")
+    joins = list(_SQUASHED_AND.finditer(tail))
+    if joins:
+        last = joins[-1]
+        tail = f"{tail[: last.start()]} and {tail[last.end() :]}"
+    return _SQUASHED_CAPITAL.sub(" ", head + comma + tail).replace(",", ", ")
+
+
 # Penn-Treebank tokens a span model was trained on and never joined again: "I do n't know",
 # "June 4 , 2019", "$ 86 million", "45 %", "`` Salt Meridian ''", "-LRB- 2019 -RRB-".
 _PTB_SPACES = (
@@ -851,8 +887,9 @@ def as_written(text: str) -> str:
     """``text`` as its system meant it, before any reading: a printed bytes literal and
     byte-level BPE symbols decoded, a JSON string's escapes and a chat app's Markdown escapes
     undone, UTF-8 read as cp1252 repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y"
-    template as "Y Answer: X", and one copy of a line repeated until the token cap. Each step
-    changes only text that shows its own signature."""
+    template as "Y Answer: X", a list's deleted spaces put back, and one copy of a line
+    repeated until the token cap. Each step changes only text that shows its own
+    signature."""
     text = without_markdown_escapes(as_unescaped(as_bpe_decoded(as_bytes_decoded(text))))
-    text = repaired_mojibake(as_detokenized(text))
+    text = repaired_mojibake(as_spaced(as_detokenized(text)))
     return without_repeated_lines(bracket_labels_as_text(text))

@@ -65,14 +65,16 @@ _SILENT_SOURCES = re.compile(
     r"|what i (?:found|read|saw|retrieved|could find))"
     r" (?:(?:do|does|did) not|dont|doesnt|didnt) " + _TELLING_ADVERB + _TELLING + r"(?!\S)"
 )
-# "None of the sources I retrieved give a date of birth for ...": the same, said of each.
+# "None of the sources I retrieved give a date of birth for ...", "No retrieved authority
+# addresses ...": the same, said of each.
 _NONE_OF_THE_SOURCES = re.compile(
-    r"(?<!\S)none of the (?:sources|documents|passages|snippets|search results|results|excerpts"
-    r"|articles|pages)(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))? "
-    + _TELLING_ADVERB
-    + r"(?:identifies|specifies|"
-    + _TELLING
-    + r"(?:e?s)?)(?!\S)"
+    r"(?<!\S)(?:none of the (?:sources|documents|passages|snippets|search results|results"
+    r"|excerpts|articles|pages|authorities)(?: (?:i|we) (?:retrieved|found|read|searched|checked"
+    r"|saw))?"
+    # "No retrieved authority addresses the number of ...": a brief's way of saying it.
+    r"|^no (?:retrieved |provided |cited |available )?(?:source|document|passage|authority"
+    r"|article|page|record|result))"
+    r" " + _TELLING_ADVERB + r"(?:identifies|specifies|" + _TELLING + r"(?:e?s)?)(?!\S)"
 )
 # "No supporting passage found.", "no relevant documents were retrieved": the search came
 # back empty; "..., so I won't guess": the system says it will not answer without support.
