@@ -240,7 +240,8 @@ _MANIPULATION: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:end|begin|start|close)\s+of\s+(?:the\s+)?(?:model\s+|system\s+|your\s+)?"
             r"(?:answer|prediction|response|reply|output|input|quote|quoted\s+text|transcript)\b"
-            r"|\[(?:end|begin|start|stop|/?answer|/?prediction|/?quote)\]"
+            # A bracketed name before "=>" or ":" labels a field (PHP's print_r "[answer] =>").
+            r"|\[(?:end|begin|start|stop|/?answer|/?prediction|/?quote)\](?!\s*(?:=>|:))"
             r"|<{2,}\s*(?:end|stop|eof|eos|done)\s*>{2,}",
             re.IGNORECASE,
         ),
