@@ -289,6 +289,36 @@ def test_a_pydantic_models_str_is_read_by_its_fields() -> None:
     }
 
 
+def test_a_php_print_r_dump_is_read_by_its_fields() -> None:
+    dump = (
+        "Array\n(\n    [answer] => Array\n        (\n            [0] => Bill Hader\n"
+        "            [1] => Seth Rogen\n        )\n\n    [docs] => Array\n        (\n"
+        "            [0] => 1\n        )\n\n    [sure] => 1\n    [note] => \n)"
+    )
+    assert printed_fields(dump, cut_off=False) == {
+        "answer": ["Bill Hader", "Seth Rogen"],
+        "docs": ["1"],
+        "sure": "1",
+        "note": None,
+    }
+    listed = read_structured(dump)
+    assert listed is not None and listed.text == "Bill Hader, Seth Rogen"
+    # Cut part-way: the entries written in full are kept.
+    cut = dump[: dump.index("Rogen")]
+    assert printed_fields(cut, cut_off=True) == {"answer": ["Bill Hader"]}
+    assert printed_fields("Array\n(\n    [answer] => 5\n)\nand more", cut_off=False) is None
+
+
+def test_an_answer_its_system_is_not_sure_of_is_read_with_that_doubt() -> None:
+    unsure = read_structured('{"answer": "Ben-Hur", "sure": false}')
+    assert unsure is not None and unsure.text == "Ben-Hur (confidence unsure)"
+    sure = read_structured('{"answer": "Ben-Hur", "sure": true}')
+    assert sure is not None and sure.text == "Ben-Hur"
+    # print_r prints false as nothing.
+    dumped = read_structured("Array\n(\n    [answer] => Ben-Hur\n    [sure] => \n)")
+    assert dumped is not None and dumped.text == "Ben-Hur (confidence unsure)"
+
+
 def test_a_printed_dataframe_is_read_by_its_rows() -> None:
     one = read_structured("   reopening_date\n0      2019-06-04")
     assert one is not None and one.text == "2019-06-04"

@@ -3,10 +3,10 @@
 A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, a protocol
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
 call, knowledge-graph triples, a Go struct, a Rust struct's Debug print, a pydantic
-model's ``str()``, a pandas DataFrame, DSPy's field markers, an R vector, a Java record's
-``toString()``. `printed_fields` reads each into the fields it gives, named as a JSON
-object's would be (the answer under ``answer``), so that `ragmeter.scoring.crag.structured`
-reads them all as it reads JSON.
+model's ``str()``, a PHP array's ``print_r``, a pandas DataFrame, DSPy's field markers, an
+R vector, a Java record's ``toString()``. `printed_fields` reads each into the fields it
+gives, named as a JSON object's would be (the answer under ``answer``), so that
+`ragmeter.scoring.crag.structured` reads them all as it reads JSON.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ragmeter.scoring.crag.model_str import model_str_fields
+from ragmeter.scoring.crag.php_print_r import print_r_fields
 from ragmeter.scoring.crag.rust_debug import debug_struct_fields
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "PARSE_ERRORS",
     "PREMISE_KEYS",
     "REASON_KEYS",
+    "SURE_KEYS",
     "first_parse",
     "printed_fields",
     "value_text",
@@ -42,12 +44,14 @@ REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
 EVIDENCE_KEYS = ("evidence", "quote", "support", "basis", "context")
 NOTE_KEYS = ("note", "notes", "caveat", "warning", "disclaimer")
 CANDIDATE_KEYS = ("candidates", "alternatives", "other_candidates", "other_answers")
+# A yes-or-no field on whether the system stands behind its answer.
+SURE_KEYS = ("sure", "certain", "confident", "is_sure", "is_certain")
 PREMISE_KEYS = ("false_premise", "invalid_question", "premise_false", "invalid_premise")
 KNOWN_KEYS = {
     *ANSWER_KEYS, *REASON_KEYS, *EVIDENCE_KEYS, *NOTE_KEYS, *CANDIDATE_KEYS,
     *PREMISE_KEYS, "flags", "flag", "status", "unit", "currency", "as_of", "confidence",
     "certainty", "sources", "source", "citation", "citations", "source_ids", "docs", "documents",
-    "found", "doc_ids",
+    "found", "doc_ids", *SURE_KEYS,
 }  # fmt: skip
 
 PARSE_ERRORS = (ValueError, SyntaxError, TypeError, MemoryError, RecursionError)
@@ -104,6 +108,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _triple_fields(prediction)
         or _go_struct_fields(prediction)
         or debug_struct_fields(prediction)
+        or print_r_fields(prediction, cut_off=cut_off)
         or _frame_fields(prediction)
         or _dspy_fields(prediction)
         or _r_vector_fields(prediction)

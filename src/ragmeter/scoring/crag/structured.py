@@ -38,6 +38,7 @@ from ragmeter.scoring.crag.printouts import (
     NOTE_KEYS,
     PREMISE_KEYS,
     REASON_KEYS,
+    SURE_KEYS,
     first_parse,
     printed_fields,
     value_text,
@@ -321,6 +322,10 @@ def _reading(found: Mapping[str, Any], trailing: str) -> StructuredReading:
             if extra is not None and value_text(extra[1]) and value_text(extra[1]) not in answer:
                 answer = form.format(answer, value_text(extra[1]))
     confidence = _field(found, ("confidence", "certainty"))
+    sure = _field(found, SURE_KEYS)
+    if confidence is None and sure is not None and sure[1] in (False, None, "", 0, "false"):
+        # "sure": false beside an answer: the system says it does not stand behind it.
+        confidence = ("certainty", "unsure")
     stated = (
         f" (confidence {value_text(confidence[1])})"
         if confidence is not None and isinstance(confidence[1], int | float | str)
