@@ -35,6 +35,15 @@ from ragmeter.types import Question
         # Several boxes are read where they stand, with what joins them.
         (r"It is \boxed{A} or \boxed{B}.", "It is A or B."),
         ("It costs \\$5, 10\\% more.", "It costs $5, 10% more."),
+        # Wikitext: links as their shown text, footnotes and maintenance tags away.
+        (
+            "''[[Interstellar (film)|Interstellar]]'' won.<ref name=\"d1\" />{{dubious}}",
+            "Interstellar won.",
+        ),
+        (
+            "{{As of|2023}}, [[Amazon]] had US$574.8 billion.",
+            "As of 2023, Amazon had US$574.8 billion.",
+        ),
         # Speech markup: the voice's tags read away, a synthesiser's date as an ISO date.
         (
             '<speak>Born on <say-as interpret-as="date">19390710</say-as>, in Chicago.</speak>',

@@ -60,6 +60,34 @@ def _ssml_date(m: re.Match[str]) -> str:
     return f"{digits[:4]}-{digits[4:6]}-{digits[6:]}"
 
 
+# Wikitext a Wikipedia-style writer submits: "[[Tesla, Inc.|Tesla]]" is shown as "Tesla",
+# "''[[Inception]]''" as "Inception", a footnote "<ref name="d1" />" not at all, and a
+# template as the words it renders ("{{As of|2023}}" as "As of 2023", "{{convert|309.6|m}}"
+# as "309.6 m"; a maintenance tag such as "{{dubious}}" or "{{citation needed}}" as nothing).
+_WIKI_SIGNS = re.compile(r"\[\[[^\[\]\n]+\]\]|<ref\b|\{\{[^{}\n]+\}\}")
+_WIKI_REF = re.compile(r"<ref\b[^<>]*/>|<ref\b[^<>]*>.*?</ref\s*>", re.DOTALL | re.IGNORECASE)
+_WIKI_LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]|\n]*)\]\]")
+_WIKI_EMPHASIS = re.compile(r"'{2,5}(?=\S)|(?<=\S)'{2,5}")
+_WIKI_TEMPLATE = re.compile(r"\{\{\s*([^{}|\n]+?)\s*(?:\|([^{}\n]*))?\}\}")
+
+
+def _wiki_template(m: re.Match[str]) -> str:
+    name, args = m.group(1).strip().lower(), (m.group(2) or "").split("|")
+    if name == "as of":
+        return "As of " + " ".join(a for a in args[:3] if a and "=" not in a)
+    if name in ("convert", "cvt"):
+        return " ".join(args[:2])
+    return ""
+
+
+def _wikitext_as_text(text: str) -> str:
+    if _WIKI_SIGNS.search(text) is None:
+        return text
+    text = _WIKI_TEMPLATE.sub(_wiki_template, _WIKI_REF.sub("", text))
+    text = _WIKI_EMPHASIS.sub("", _WIKI_LINK.sub(r"\1", text))
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
 def _ssml_as_text(text: str) -> str:
     if "<" not in text or _SSML_TAG.search(text) is None:
         return text
@@ -152,8 +180,8 @@ def _latex_as_text(text: str) -> str:
 
 
 def as_rendered(text: str) -> str:
-    """``text`` as its renderer would show it, when it is an HTML fragment, speech markup or
-    holds LaTeX: formatting tags read away (list items as "- " lines), entities decoded, a
+    """``text`` as its renderer would show it, when it is an HTML fragment, wikitext, speech
+    markup or holds LaTeX: formatting tags read away (list items as "- " lines), entities decoded, a
     synthesiser's eight-digit date as an ISO date, a box read as the final answer and text
     commands as their text. Anything else is returned as it is."""
-    return _latex_as_text(_html_as_text(_ssml_as_text(text)))
+    return _latex_as_text(_html_as_text(_ssml_as_text(_wikitext_as_text(text))))
