@@ -21,6 +21,9 @@ RULES = Rules()
         # An empty reply after a CSV round trip through pandas.
         ("nan", ["paris"], "missing", "empty_prediction"),
         (" NaN ", ["paris"], "missing", "empty_prediction"),
+        # Python's None printed for a reply never received; the word, where the gold is none.
+        ("None", ["paris"], "missing", "empty_prediction"),
+        ("None", ["none"], "correct", "exact_match"),
         ("I don't know.", ["paris"], "missing", "refusal"),
         ("I don't know.", ["invalid question"], "missing", "refusal"),
         ("Paris.", ["paris"], "correct", "exact_match"),

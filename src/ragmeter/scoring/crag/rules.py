@@ -40,9 +40,12 @@ __all__ = [
 ]
 
 # pandas writes an empty reply to CSV as nothing and reads it back as NaN: a reply that is
-# just "nan" is a lost value, never an answer. ("None", which the round trip loses too, is
-# left an answer: a club with no titles.)
+# just "nan" is a lost value, never an answer. A reply that is just "None", as Python prints
+# a reply it never got (an SDK's response.text when the output cap ran out while the model
+# thought), is one too, unless the gold itself says there is none: then it may be the word.
 _LOST_VALUE = "nan"
+_PYTHON_NONE = "None"
+_NONE_GOLD = re.compile(r"^(?:none|no one|nobody|nothing|zero|0|never|neither|no)\b")
 _NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
 
 INVALID_QUESTION = "invalid question"
@@ -117,7 +120,14 @@ class Rules:
         """
         if not answers:
             raise ValueError("a question without gold answers cannot be scored")
-        if not normalize_text(prediction) or prediction.strip().lower() == _LOST_VALUE:
+        if (
+            not normalize_text(prediction)
+            or prediction.strip().lower() == _LOST_VALUE
+            or (
+                prediction.strip() == _PYTHON_NONE
+                and not any(_NONE_GOLD.match(a.strip().lower()) for a in answers)
+            )
+        ):
             # "", "-", "?", "🤷": not a word or a figure in it.
             return RuleOutcome("missing", "empty_prediction")
         invalid_gold = is_invalid_gold(answers)
