@@ -112,6 +112,9 @@ def test_chinese_replies_scored_by_the_rules(scorer: CragScorer) -> None:
         "equivalent_value",
     )
     assert _label(scorer, "$59.56", "抱歉，我无法找到WNW昨天的收盘价。") == ("missing", "refusal")
+    # The documents said to be silent on it.
+    silent = "文档中没有提到CCLDO在最后一个交易日的交易量。"
+    assert _label(scorer, "1800", silent) == ("missing", "refusal")
     assert _label(scorer, "yes", "可能是的。", "is it the original title?")[0] == "incorrect"
     films = "which movie has a higher box office opening weekend, spider-verse or black panther?"
     gold = "black panther had a higher opening weekend, grossing $192 million domestically"

@@ -105,6 +105,10 @@ _PHRASES = {
     "无法提供": " I cannot provide ", "无法回答": " I cannot answer ",
     "没有相关信息": " there is no information on this ", "相关信息": " the information ",
     "没有相关数据": " there is no data on this ",
+    # Sources said to be silent: "文档中没有提到X" ("the documents do not mention X").
+    "文档中": " the documents ", "文档": " the documents ", "资料中": " the documents ",
+    "上下文中": " the context ", "没有提到": " do not mention ", "没有提及": " do not mention ",
+    "未提及": " do not mention ", "未提到": " do not mention ",
     # Hedges and beliefs.
     "可能是的": " probably yes ", "可能是": " probably ", "可能": " possibly ",
     "大概是": " probably ", "也许": " perhaps ", "或许": " perhaps ", "似乎": " it seems ",
