@@ -40,6 +40,7 @@ from ragmeter.types import Question
             "''[[Interstellar (film)|Interstellar]]'' won.<ref name=\"d1\" />{{dubious}}",
             "Interstellar won.",
         ),
+        ("<!-- No source found for a Metz match today. -->", ""),
         (
             "{{As of|2023}}, [[Amazon]] had US$574.8 billion.",
             "As of 2023, Amazon had US$574.8 billion.",

@@ -63,8 +63,11 @@ def _ssml_date(m: re.Match[str]) -> str:
 # Wikitext a Wikipedia-style writer submits: "[[Tesla, Inc.|Tesla]]" is shown as "Tesla",
 # "''[[Inception]]''" as "Inception", a footnote "<ref name="d1" />" not at all, and a
 # template as the words it renders ("{{As of|2023}}" as "As of 2023", "{{convert|309.6|m}}"
-# as "309.6 m"; a maintenance tag such as "{{dubious}}" or "{{citation needed}}" as nothing).
-_WIKI_SIGNS = re.compile(r"\[\[[^\[\]\n]+\]\]|<ref\b|\{\{[^{}\n]+\}\}")
+# as "309.6 m"; a maintenance tag such as "{{dubious}}" or "{{citation needed}}" as nothing;
+# a comment, HTML's too, as nothing).
+_WIKI_SIGNS = re.compile(r"\[\[[^\[\]\n]+\]\]|<ref\b|\{\{[^{}\n]+\}\}|<!--")
+# A comment ("<!-- No source found for ... -->") is not shown at all.
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _WIKI_REF = re.compile(r"<ref\b[^<>]*/>|<ref\b[^<>]*>.*?</ref\s*>", re.DOTALL | re.IGNORECASE)
 _WIKI_LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]|\n]*)\]\]")
 _WIKI_EMPHASIS = re.compile(r"'{2,5}(?=\S)|(?<=\S)'{2,5}")
@@ -83,7 +86,7 @@ def _wiki_template(m: re.Match[str]) -> str:
 def _wikitext_as_text(text: str) -> str:
     if _WIKI_SIGNS.search(text) is None:
         return text
-    text = _WIKI_TEMPLATE.sub(_wiki_template, _WIKI_REF.sub("", text))
+    text = _WIKI_TEMPLATE.sub(_wiki_template, _WIKI_REF.sub("", _COMMENT.sub("", text)))
     text = _WIKI_EMPHASIS.sub("", _WIKI_LINK.sub(r"\1", text))
     return re.sub(r"[ \t]{2,}", " ", text).strip()
 
