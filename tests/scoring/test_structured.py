@@ -270,6 +270,32 @@ def test_a_rust_debug_print_is_read_by_its_fields() -> None:
     assert printed_fields("Answer {see below}", cut_off=False) is None
 
 
+def test_a_swift_structs_description_is_read_by_its_fields() -> None:
+    found = (
+        'AnswerCard(answer: Optional("23 September 2020"), items: [], sources: [1, 2], '
+        "found: true, note: nil)"
+    )
+    one = read_structured(found)
+    assert one is not None and one.answer == "23 September 2020"
+    declined = read_structured(
+        "AnswerCard(answer: nil, items: [], sources: [], found: false, "
+        'note: Optional("The context doesn\\\'t give it."))'
+    )
+    assert declined is not None and declined.answer == "" and declined.text.startswith("The")
+    listed = read_structured('AnswerCard(answer: nil, items: ["Ann", "Ted"], found: true)')
+    assert listed is not None and listed.answer == "Ann, Ted"
+
+
+def test_an_agent_runs_printed_result_is_read_as_its_final_output() -> None:
+    run = (
+        'RunResult:\n- Last agent: Agent(name="Page Reader", ...)\n- Final output (str):\n'
+        "    Kelby Lock reopened on September 23, 2020.\n- 3 new item(s)\n- 2 raw response(s)\n"
+        "(See `RunResult` for more details)"
+    )
+    read = read_structured(run)
+    assert read is not None and read.text == "Kelby Lock reopened on September 23, 2020."
+
+
 def test_a_pydantic_models_str_is_read_by_its_fields() -> None:
     found = (
         "answer='Pripyat River' citations=[Citation(doc=1, quote='fed by the Pripyat River')] "

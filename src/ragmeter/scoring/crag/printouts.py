@@ -2,11 +2,12 @@
 
 A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, a protocol
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
-call, knowledge-graph triples, a Go struct, a Rust struct's Debug print, a pydantic
-model's ``str()``, a PHP array's ``print_r``, a pandas DataFrame, DSPy's field markers, an
-R vector, a Java record's ``toString()``. `printed_fields` reads each into the fields it
-gives, named as a JSON object's would be (the answer under ``answer``), so that
-`ragmeter.scoring.crag.structured` reads them all as it reads JSON.
+call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a pydantic
+model's ``str()``, a PHP array's ``print_r``, an agent run's printed result, a pandas
+DataFrame, DSPy's field markers, an R vector, a Java record's ``toString()``.
+`printed_fields` reads each into the fields it gives, named as a JSON object's would be
+(the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
+it reads JSON.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ragmeter.scoring.crag.debug_prints import debug_struct_fields
 from ragmeter.scoring.crag.model_str import model_str_fields
 from ragmeter.scoring.crag.php_print_r import print_r_fields
-from ragmeter.scoring.crag.rust_debug import debug_struct_fields
 
 __all__ = [
     "ANSWER_KEYS",
@@ -99,6 +100,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         return {"answer": listed or None}
     return (
         _yaml_fields(prediction)
+        or _run_result_fields(prediction)
         # A model's str() before a log line's "answer=..." fields, which it looks like.
         or model_str_fields(prediction)
         or _key_value_fields(prediction)
@@ -128,6 +130,23 @@ _YAML_NULL = frozenset({"", "null", "~"})
 
 
 _LIST_LITERAL_CHARS = 2_000
+
+
+# The OpenAI Agents SDK's str() of a run's result: "RunResult:", "- Last agent: Agent(...)",
+# "- Final output (str):" over the output indented four spaces, then counts of its items.
+_RUN_RESULT = re.compile(
+    r"\s*RunResult:\n- Last agent: [^\n]*\n- Final output \([^)\n]*\):\n"
+    r"(?P<output>(?:(?: {4}[^\n]*| *)(?:\n|$))*)"
+)
+
+
+def _run_result_fields(text: str) -> dict[str, Any] | None:
+    """The final output of an agent run's printed result as the answer, else None."""
+    m = _RUN_RESULT.match(text)
+    if m is None:
+        return None
+    output = "\n".join(line[4:] for line in m.group("output").split("\n")).strip()
+    return {"answer": output or None}
 
 
 def _list_literal(text: str) -> list[Any] | None:

@@ -1,9 +1,11 @@
-"""A Rust value printed with ``{:?}`` or ``{:#?}``, read into its fields.
+"""A struct printed by its language's own description, read into its fields.
 
-A Rust service may write its answer struct to the submission as its Debug print:
-``Answer { text: Some("Walter Mondale"), items: [], docs: [1], verdict: Found }``, or the
-same spread over indented lines. Struct fields become a dict, ``Some(x)`` is ``x``, ``None``
-no value, a unit enum variant (``Found``, ``NotFound``) its name as a string. The 75-token
+A service may write its answer struct to the submission as the language prints it: Rust's
+Debug print (``{:?}`` or ``{:#?}``), ``Answer { text: Some("Walter Mondale"), items: [],
+docs: [1], verdict: Found }``, or Swift's ``print`` of a struct, ``AnswerCard(answer:
+Optional("23 September 2020"), items: [], sources: [1, 2], found: true, note: nil)``.
+Struct fields become a dict; ``Some(x)`` and ``Optional(x)`` are ``x``; ``None`` and ``nil``
+no value; a unit enum variant (``Found``, ``NotFound``) its name as a string. The 75-token
 cut may stop the print part-way: what was written in full is kept.
 """
 
@@ -14,7 +16,9 @@ from typing import Any
 
 __all__ = ["debug_struct_fields"]
 
-_OPENING = re.compile(r"\s*[A-Z]\w*\s*\{\s*[a-z_]\w*\s*:")
+# Rust prints "Answer {" with a space, Swift "AnswerCard(" without: "Russia (confidence:
+# high)" is a reply with a note, no struct.
+_OPENING = re.compile(r"\s*[A-Z]\w*(?:\s*(?P<brace>\{)|(?P<paren>\())\s*[a-z_]\w*\s*:")
 _TOKEN = re.compile(
     r'\s*(?:(?P<string>"(?:[^"\\]|\\.)*(?:"|\\?$))|(?P<number>-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)'
     r"|(?P<name>[A-Za-z_]\w*)|(?P<mark>[{}()\[\],:])|(?P<other>\S))",
@@ -72,12 +76,15 @@ class _Reader:
         if following == ("mark", "{"):
             self.take()
             return self.fields({_VARIANT: raw})
+        if following == ("mark", "(") and self.ahead(2) == ("mark", ":"):
+            self.take()
+            return self.fields({_VARIANT: raw}, close=")")  # a Swift struct inside
         if following == ("mark", "("):
             self.take()
             inner = self.sequence(")")
-            # Some(x), a tuple variant of one value: the value itself.
+            # Some(x), Optional(x), a tuple variant of one value: the value itself.
             return inner[0] if len(inner) == 1 else inner
-        return {"None": None, "true": True, "false": False}.get(raw, raw)
+        return {"None": None, "nil": None, "true": True, "false": False}.get(raw, raw)
 
     def sequence(self, close: str) -> list[Any]:
         items: list[Any] = []
@@ -88,9 +95,9 @@ class _Reader:
         self.take()
         return items
 
-    def fields(self, found: dict[str, Any] | None = None) -> dict[str, Any]:
+    def fields(self, found: dict[str, Any] | None = None, close: str = "}") -> dict[str, Any]:
         found = {} if found is None else found
-        while self.peek() != ("mark", "}"):
+        while self.peek() != ("mark", close):
             kind, name = self.take()
             if kind != "name" or self.take() != ("mark", ":"):
                 raise ValueError(name)
@@ -111,17 +118,18 @@ class _Reader:
 
 
 def debug_struct_fields(text: str) -> dict[str, Any] | None:
-    """The fields of a Rust struct's Debug print (its answer under ``answer``, its status
-    under ``status``), else None."""
-    if not _OPENING.match(text):
+    """The fields of a Rust struct's Debug print or a Swift struct's description (its answer
+    under ``answer``, its status under ``status``), else None."""
+    opening = _OPENING.match(text)
+    if opening is None:
         return None
     reader = _Reader(text)
     reader.take()  # the struct's name
-    reader.take()  # "{"
+    reader.take()  # "{" or "("
     found: dict[str, Any] = {}
     cut = False
     try:
-        reader.fields(found)
+        reader.fields(found, close="}" if opening.group("brace") else ")")
     except _Cut:
         # A field cut part-way is not kept: "text: Some(\"Walter" was never finished.
         cut = True
