@@ -72,3 +72,19 @@ def test_a_fact_only_in_a_hypothetical_passage_is_a_hedge(scorer: CragScorer) ->
     assert rules_label(scorer, "309.6 meters", right, query)[0] == "correct"
     wrong = passage + "\n\nAnswer: It is 306 meters tall."
     assert rules_label(scorer, "309.6 meters", wrong, query) == ("incorrect", "different_value")
+
+
+def test_a_framework_error_or_an_agent_stopped_at_its_limit_answers_nothing(
+    scorer: CragScorer,
+) -> None:
+    for reply in (
+        "Generation failed: guardrailViolation",
+        "Generation failed: exceededContextWindowSize",
+        "Max turns (6) exceeded",
+    ):
+        assert rules_label(scorer, "lapulapu", reply) == ("missing", "refusal")
+    # Only the error itself: a reply that goes on is read as a reply.
+    assert rules_label(scorer, "lapulapu", "Generation failed: it was Lapulapu") != (
+        "missing",
+        "refusal",
+    )

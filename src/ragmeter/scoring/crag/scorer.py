@@ -168,8 +168,13 @@ _SCREEN_RULES = frozenset(get_args(ScreenKind))
 # A label the judges gave (no rule decided it), or the rules-only stand-in for theirs.
 _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
 
-# An OpenAI-style client's exception text: "Error code: 400 - {'object': 'error', ...}".
-_CLIENT_ERROR = re.compile(r"\s*Error code: [45]\d\d - \{")
+# An OpenAI-style client's exception text: "Error code: 400 - {'object': 'error', ...}"; an
+# on-device framework's generation error ("Generation failed: guardrailViolation"); an agent
+# run stopped at its turn limit ("Max turns (6) exceeded").
+_CLIENT_ERROR = re.compile(
+    r"\s*(?:Error code: [45]\d\d - \{|Generation failed: [A-Za-z]+\s*$"
+    r"|Max turns \(\d+\) exceeded\s*$)"
+)
 
 # Llama 3.1's built-in tool call as the whole reply: its token, then one call with a query.
 _TOOL_CALL_ONLY = re.compile(
@@ -333,7 +338,7 @@ class CragScorer:
         if _CLIENT_ERROR.match(cut):
             # "Error code: 400 - {'object': 'error', 'message': "This model's maximum
             # context length is 8192 tokens. ..."}": a client's exception written in place
-            # of the reply; the system answered nothing.
+            # of the reply (or a framework's, an agent loop's); the system answered nothing.
             return ScoredSample(
                 **common, label="missing", rule="refusal", rule_detail="an API error, no answer"
             )
