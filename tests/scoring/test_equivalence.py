@@ -794,3 +794,34 @@ def test_a_one_sentence_reply_that_restates_the_question_around_the_gold_name() 
         "Parkland (the remake) was directed by Peter Landesman.",  # an aside that names
     ):
         assert restated_with_gold(query, gold, reply) is None, reply
+
+
+def test_a_year_labelling_a_work_is_no_second_date_for_the_day_asked() -> None:
+    reply = "Sam Mendes was born on August 1, 1965. He directed *American Beauty* (1999)."
+    out = value_outcome(["8/1/65"], reply, "when was sam mendes born?")
+    assert out is not None and out.label == "correct"
+    # A year standing on its own is a second date: the judge reads it.
+    assert value_outcome(["8/1/65"], "Born August 1, 1965, or 1966.", "when?") is None
+    # A year asked for is not set aside: "(1999)" answers "when did it come out?".
+    out = value_outcome(["1999"], "*American Beauty* (1999)", "when did it come out?")
+    assert out is not None and out.label == "correct"
+
+
+def test_a_rough_gold_leaves_a_near_figure_to_the_judge_and_rules_out_a_far_one() -> None:
+    gold = ["~13% of the year"]
+    near = value_outcome(gold, "13.5%", "what share of the year?")
+    assert near is None
+    same = value_outcome(gold, "13%", "what share of the year?")
+    assert same is not None and same.label == "correct"
+    far = value_outcome(gold, "25%", "what share of the year?")
+    assert far is not None and far.label == "incorrect"
+
+
+def test_a_title_setting_the_options_against_each_other_is_not_the_pick() -> None:
+    query = "who has more spotify plays, drake or taylor swift?"
+    gold = ["taylor swift is the most-streamed artist on spotify"]
+    titled = "Spotify Plays: Drake vs. Taylor Swift.\n\nTaylor Swift has more Spotify plays."
+    out = comparison_outcome(query, gold, titled)
+    assert out is not None and out.label == "correct"
+    wrong = comparison_outcome(query, gold, "Drake vs. Taylor Swift.\n\nDrake has more plays.")
+    assert wrong is not None and wrong.label == "incorrect"

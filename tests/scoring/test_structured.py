@@ -570,6 +570,42 @@ def test_a_java_records_printout_is_read_by_its_set_answer_field() -> None:
     assert read_structured("Paris[1] is the capital.") is None
 
 
+def test_a_csharp_records_printout_is_read_and_its_unprinted_lists_say_nothing(
+    scorer: CragScorer,
+) -> None:
+    collections = "Sources = System.Collections.Generic.List`1[System.Int32]"
+    dated = read_structured(
+        f"AnswerCard {{ Answer = June 4, 2019, Items = System.String[], {collections}, "
+        "Found = True, Caveat =  }"
+    )
+    assert dated is not None and dated.answer == "June 4, 2019"
+    listed = read_structured(
+        f"AnswerCard {{ Answer = Ana Ruiz, Tom Hale and Li Wei, Items = System.String[], "
+        f"{collections}, Found = True, Caveat =  }}"
+    )
+    assert listed is not None and listed.answer == "Ana Ruiz, Tom Hale and Li Wei"
+    # The items went into the list, which prints only its type's name: nothing is shown.
+    hidden = (
+        f"AnswerCard {{ Answer = , Items = System.String[], {collections}, Found = True, "
+        "Caveat = based on daily closes from October 2 to December 29, 2023 }"
+    )
+    found = read_structured(hidden)
+    assert found is not None and found.answer == ""
+    assert rules_label(scorer, "2023-10-02, 2023-10-03", hidden, "which days closed lower?") == (
+        "missing",
+        "refusal",
+    )
+    declined = (
+        f"AnswerCard {{ Answer = , Items = System.String[], {collections}, Found = False, "
+        "Caveat = no page gives the 2022 attendance }"
+    )
+    assert rules_label(scorer, "41,200", declined, "what was the attendance?") == (
+        "missing",
+        "refusal",
+    )
+    assert read_structured("Paris { Capital = France }") is None
+
+
 def test_a_printed_list_of_content_blocks_is_read_by_its_text(scorer: CragScorer) -> None:
     # An SDK's reply printed whole (its repr) instead of its text.
     said = (

@@ -145,3 +145,10 @@ def test_a_date_without_its_year_takes_the_golds_when_no_other_year_is_given() -
     reply = "Mel Brooks was born on June 28, 1926. Answer: June 28."
     assert with_implied_year("June 28.", reply, ["6/28/26"]) == "June 28, 1926."
     assert with_implied_year("June 28.", "June 28.", ["6/28/26"]) == "June 28."
+
+
+def test_a_tilde_before_a_figure_makes_it_approximate() -> None:
+    (rough,) = find_values("~13% of the year")
+    assert rough.qualifier == "approximately" and not rough.bound
+    (priced,) = find_values("≈ $4.2 billion")
+    assert priced.qualified

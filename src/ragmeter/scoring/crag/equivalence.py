@@ -297,6 +297,22 @@ def _verdict_for_set(gv: Sequence[Value], pred_values: list[Value]) -> str | Non
     return None
 
 
+_ROUGH_GOLD_ROOM = Decimal("0.1")
+"""How far from a rough gold ("~13%") a figure may be and still be the judge's to weigh."""
+
+
+def _far_from_rough(golds: Sequence[Value], pred_values: Sequence[Value]) -> bool:
+    """True unless a gold is rough and a figure lies within its room: exact golds are
+    contradicted by any different figure."""
+    for g in golds:
+        if not g.qualified or g.amount is None:
+            continue
+        room = abs(g.amount) * _ROUGH_GOLD_ROOM
+        if any(v.amount is not None and abs(v.amount - g.amount) <= room for v in pred_values):
+            return False
+    return True
+
+
 def _echoes(value: Value, query: str) -> bool:
     """True when the value repeats a value of the question ("in 2020", "in season 3")."""
     return any(
@@ -317,6 +333,19 @@ def _named_in_gold(text: str, value: Value, gold: str) -> bool:
         return False
     named = f"{before.group(1)} {value.text}".lower()
     return re.search(rf"(?<!\w){re.escape(named)}(?!\w)", gold.lower()) is not None
+
+
+_WORK_LABEL = re.compile(r"[\w*_'\"”’]\s*\($")
+
+
+def _labels_a_work(prediction: str, value: Value) -> bool:
+    """True when the value is a year in brackets right after a name ("Skyfall (2012)",
+    "*American Beauty* (1999)")."""
+    return (
+        value.is_year_like
+        and prediction[value.end : value.end + 1] == ")"
+        and _WORK_LABEL.search(prediction[max(0, value.start - 3) : value.start]) is not None
+    )
 
 
 def answered_figures(prediction: str, query: str) -> list[Value]:
@@ -350,8 +379,12 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
             for v in pred_all
             if any(comparable(g, v) for g in gv.values) and (dated or not v.is_year_like)
         ]
+        if len(gv.values) == 1 and gv.values[0].kind == "date" and gv.values[0].day is not None:
+            # "born on August 1, 1965 ... known for American Beauty (1999)": a year in
+            # brackets after a title labels the work; it is not a second date for the day asked.
+            relevant = [v for v in relevant if not _labels_a_work(prediction, v)]
         # "over 4,000 miles" is a claim about a bound: a gold like that is the judge's.
-        if not relevant or any(v.qualified for v in gv.values):
+        if not relevant or any(v.bound for v in gv.values):
             verdicts.append(None)
             continue
         measured = _measured_figure(prediction, query, relevant)
@@ -373,6 +406,10 @@ def value_outcome(answers: Sequence[str], prediction: str, query: str = "") -> R
         if verdict == "correct":
             shown = ", ".join(v.text for v in relevant)
             return RuleOutcome("correct", "equivalent_value", f"{shown} = {gold}")
+        if verdict == "incorrect" and not _far_from_rough(gv.values, relevant):
+            # "~13% of the year" allows some room, and how much is the judge's to weigh:
+            # 13.5% may be it, 25% is not.
+            verdict = None
         verdicts.append(verdict)
     proven = verdicts and all(v == "incorrect" for v in verdicts)
     if proven and not _count_in_words(answers, prediction):
@@ -706,6 +743,11 @@ def _reversed_comparison(query: str, prediction: str) -> bool:
     return bool((q & _MORE and p & _LESS) or (q & _LESS and p & _MORE))
 
 
+# A title line over a reply that sets the options against each other ("### Music of Dune
+# (1984) vs. Dune (2021)", read plainly as a sentence of its own).
+_TITLE_LINE = re.compile(r"\s*(?P<title>[^\n]*\b(?:vs\.?|versus)\s[^\n]*)\n")
+
+
 def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> RuleOutcome | None:
     """A short prediction naming exactly one option of a comparison, against the gold's option."""
     options = comparison_options(query)
@@ -714,6 +756,11 @@ def comparison_outcome(query: str, answers: Sequence[str], prediction: str) -> R
     picked = gold_option(query, answers)
     if picked is None:
         return None
+    title = _TITLE_LINE.match(prediction)
+    if title is not None and all(named_options(options, title.group("title"))):
+        # "### Music of Dune (1984) vs. Dune (2021)": a heading over the reply names both
+        # options as the question did; the reply chooses below it.
+        prediction = prediction[title.end() :]
     first, second = named_options(options, prediction)
     if not first and not second:
         return None

@@ -4,7 +4,7 @@ A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, 
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
 call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a pydantic
 model's ``str()``, a PHP array's ``print_r``, an agent run's printed result, a pandas
-DataFrame, DSPy's field markers, an R vector, a Java record's ``toString()``.
+DataFrame, DSPy's field markers, an R vector, a Java or C# record's ``toString()``.
 `printed_fields` reads each into the fields it gives, named as a JSON object's would be
 (the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
 it reads JSON.
@@ -565,15 +565,32 @@ _RECORD_ANSWERS = ("answer", "value", "items")
 _RECORD_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:E-?\d+)?")
 
 
+# A C# record's compiler-generated ToString(), as a .NET harness writes it with
+# Console.WriteLine: "AnswerCard { Answer = June 4, 2019, Items = System.String[], Sources =
+# System.Collections.Generic.List`1[System.Int32], Found = True, Caveat =  }". A string
+# prints bare and a null as nothing; a collection prints its type's name, so what it held was
+# never written.
+_CS_RECORD = re.compile(r"\s*[A-Z]\w*\s\{\s(?P<body>[A-Z]\w*\s=.*?)\s*\}?\s*", re.DOTALL)
+_CS_FIELD = re.compile(r",\s+(?=[A-Z]\w*\s=(?:\s|$))")
+_CS_TYPE_NAME = re.compile(r"System\.[\w.`]+(?:\[[\w.`, \[\]]*\])?")
+
+
 def _record_fields(text: str) -> dict[str, Any] | None:
-    """The fields of a Java record's printout, its first set answer field as the answer."""
-    m = _RECORD.fullmatch(text)
-    if m is None:
-        return None
+    """The fields of a Java or C# record's printout, its first set answer field as the
+    answer."""
     fields: dict[str, Any] = {}
-    for part in _RECORD_FIELD.split(m.group("body")):
-        name, _, raw = part.partition("=")
-        fields[name] = _record_value(raw.strip())
+    if (m := _RECORD.fullmatch(text)) is not None:
+        for part in _RECORD_FIELD.split(m.group("body")):
+            name, _, raw = part.partition("=")
+            fields[name] = _record_value(raw.strip())
+    elif (m := _CS_RECORD.fullmatch(text)) is not None:
+        for part in _CS_FIELD.split(m.group("body")):
+            name, _, raw = part.partition("=")
+            fields[name.strip().lower()] = _cs_record_value(raw.strip())
+    else:
+        return None
+    if not {*_RECORD_ANSWERS, "found"} & fields.keys():
+        return None  # a record of something else: "Paris { Capital = France }"
     given = [fields[k] for k in _RECORD_ANSWERS if fields.get(k) not in (None, [])]
     # The answer, a figure (with its unit) or a list: whichever is set; what else is set
     # beside the answer ("answer=Yes, items=[...]") is said beside it.
@@ -592,6 +609,14 @@ def _record_value(raw: str) -> Any:
     if raw.startswith("["):
         inner = raw[1:].removesuffix("]").strip()
         return [item.strip() for item in inner.split(",")] if inner else []
+    return _number_text(float(raw)) if _RECORD_NUMBER.fullmatch(raw) else raw
+
+
+def _cs_record_value(raw: str) -> Any:
+    if raw in ("True", "False"):
+        return raw == "True"
+    if not raw or _CS_TYPE_NAME.fullmatch(raw):
+        return None  # a null, or a collection whose items were not printed
     return _number_text(float(raw)) if _RECORD_NUMBER.fullmatch(raw) else raw
 
 

@@ -503,7 +503,12 @@ class CragScorer:
             )
             # The options of a question back ("the Remy Zero track or the BTS single?") are
             # no guesses.
-            if outcome is not None and outcome.rule == "refusal" and outcome.detail != ASKS_BACK
+            if outcome is not None
+            and outcome.rule == "refusal"
+            and outcome.detail != ASKS_BACK
+            # An output whose answer field is empty answers nothing: the figures of its
+            # caveat ("based on daily closes from October 2") are no guess it offers.
+            and not (structured is not None and not structured.answer)
             else []
         )
         if final is not None:

@@ -325,6 +325,8 @@ def _qualified(text: str, start: int, end: int) -> str | None:
     m = list(_QUALIFIERS.finditer(before))
     if m and before[m[-1].end() :].strip(" $€£~") == "":
         return " ".join(m[-1].group(0).lower().split())
+    if before.rstrip(" $€£").endswith(("~", "≈")):
+        return "approximately"  # "~13%", "≈ $4.2 billion"
     return None
 
 
