@@ -33,6 +33,10 @@ from ragmeter.scoring.refusal import is_refusal
         "No grounded answer: none of the retrieved pages mention a novel by Chris Brown.",
         # An apology as a sentence of its own only excuses the decline.
         "Sorry. I cannot find the answer based on the context.",
+        # What the sources hold instead, named by topic, is no word on the premise.
+        "The documents don't include the name of a Kardashian game show; they only contain a"
+        " comment thread and a newsletter sign-up form.",
+        "The documents do not mention a fashion line by her. They cover her haircare brand.",
     ],
 )
 def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
@@ -55,6 +59,9 @@ def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
         # A clause of its own after the decline says what is so instead.
         "The context does not mention them ever changing their name; the band has performed"
         " as Fall Out Boy since forming in 2001.",
+        # What the sources say is so is a fact, not a topic.
+        "The documents do not say that the Clippers won; they say the team never reached the"
+        " Finals.",
     ],
 )
 def test_a_decline_that_goes_on_or_denies_is_more(reply: str) -> None:

@@ -69,6 +69,26 @@ _OPENING_WORDS = 4
 _CLAUSE_WORDS = 3
 
 
+# "The documents don't include the show's name; they only contain a cookie notice and a
+# comment thread.", "The context does not mention a fashion line. It covers her haircare
+# brand.": a decline with the sources as its subject, then what they hold instead named by
+# topic, says nothing of the premise. ("...; they say the franchise never reached the Finals"
+# reports a fact, and is no topic.)
+_SOURCES_SUBJECT = re.compile(
+    r"\W*(?:the\s+|these\s+|my\s+|our\s+)?(?:retrieved\s+|provided\s+|available\s+|search\s+)?"
+    r"(?:documents?|pages?|context|sources?|passages?|knowledge\s+base|results?|articles?"
+    r"|files?|references?|snippets?|chunks?)\b",
+    re.IGNORECASE,
+)
+_TOPICS_HELD = re.compile(
+    r"\s*(?:but\s+|and\s+)?(?:they|it|these|the\s+(?:documents?|pages?|context|sources?"
+    r"|passages?|knowledge\s+base|results?|articles?|files?))\s+(?:only\s+|just\s+|instead\s+"
+    r"|mostly\s+|mainly\s+)?(?:contains?|discuss(?:es)?|covers?|includes?|mentions?|lists?"
+    r"|talks?\s+about|focus(?:es)?\s+on|deals?\s+with)\b",
+    re.IGNORECASE,
+)
+
+
 # An apology said as a sentence of its own, before the decline it excuses.
 _APOLOGY = re.compile(
     r"\W*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?(?:so\s+|very\s+|really\s+|truly\s+)?"
@@ -82,6 +102,10 @@ def only_declines(reply: str) -> bool:
     sentences = [s for s in _SENTENCE_END.split(_POINTER.sub(" ", reply).strip()) if s.strip()]
     if len(sentences) > 1 and _APOLOGY.fullmatch(sentences[0]):
         sentences = sentences[1:]  # "Sorry. I cannot find the answer based on the context."
+    if sentences and _SOURCES_SUBJECT.match(sentences[0]):
+        main, *clauses = sentences[0].split(";")
+        if all(_TOPICS_HELD.match(part) for part in [*clauses, *sentences[1:]]):
+            sentences = [main]
     if len(sentences) != 1:
         return False
     sentence = sentences[0]
