@@ -24,6 +24,7 @@ from ragmeter.scoring.normalize import (
     without_chat,
     without_markdown_escapes,
     without_repeated_lines,
+    without_terminal_codes,
 )
 
 
@@ -315,6 +316,15 @@ def test_a_chat_apps_markdown_escapes_are_dropped() -> None:
     assert without_markdown_escapes(escaped) == "About *$191.7 million* for Black Panther (2018)."
     for kept in (r"C:\temp", r"one \. only"):
         assert without_markdown_escapes(kept) == kept
+
+
+def test_a_terminals_colour_codes_are_dropped_with_or_without_their_escape() -> None:
+    shown = "[32mIt reopened on [1mApril 18, 2022[22m.[0m\n[2msources: doc 2[0m"
+    assert without_terminal_codes(shown) == "It reopened on April 18, 2022.\nsources: doc 2"
+    assert without_terminal_codes("\x1b[31mI couldn't find it.\x1b[0m") == "I couldn't find it."
+    # One bracketed "m" is no code: "[5m]" marks a note, "a [2m] wall" a length.
+    for kept in ("A wall [2m] high.", "Room [3m"):
+        assert without_terminal_codes(kept) == kept
 
 
 def test_text_is_read_as_written_before_anything_else() -> None:

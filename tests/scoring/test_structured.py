@@ -422,6 +422,20 @@ def test_a_plan_and_solve_reply_is_read_after_its_working() -> None:
     assert read_structured("Plan: buy low, sell high.") is None
 
 
+def test_an_evidence_list_is_working_before_its_answer_line(scorer: CragScorer) -> None:
+    evidence = (
+        "Evidence (newest first):\n- [2024-02] doc 1 (earnings release): Q3 diluted EPS $2.85\n"
+        "- [2023-11] doc 3 (quote page): EPS (TTM) 3.08\n"
+    )
+    done = read_structured(evidence + "Answer: Its EPS is $3.91.")
+    assert done is not None and done.text == "Its EPS is $3.91."
+    declined = evidence + "Answer: None of the evidence covers its EPS."
+    assert rules_label(scorer, "3.91", declined, "what is its eps?") == ("missing", "refusal")
+    cut = read_structured(evidence[:90], cut_off=True)
+    assert cut is not None and cut.working_only
+    assert read_structured("Evidence: it rained.") is None
+
+
 def test_a_protocol_buffer_in_text_format_is_read_by_its_fields() -> None:
     listed = read_structured(
         'items: "Coco Gauff"\nitems: "Jessica Pegula"\nstatus: ANSWERED\n'

@@ -883,13 +883,27 @@ def without_markdown_escapes(text: str) -> str:
     return _MARKDOWN_ESCAPE.sub(r"\1", text)
 
 
+# "[32mReopened on [1mApril 18, 2022[22m.[0m": a terminal's colour and weight codes, with or
+# without the escape character a portal or a log viewer deleted.
+_TERMINAL_CODE = re.compile(r"\x1b?\[(?:\d{1,3}(?:;\d{1,3})*)?m")
+
+
+def without_terminal_codes(text: str) -> str:
+    """``text`` without a terminal's colour codes ("[32m", "[1m", "[0m"), when it holds two or
+    more; any other text as it is."""
+    if len(_TERMINAL_CODE.findall(text)) < 2:
+        return text
+    return _TERMINAL_CODE.sub("", text)
+
+
 def as_written(text: str) -> str:
-    """``text`` as its system meant it, before any reading: a printed bytes literal and
-    byte-level BPE symbols decoded, a JSON string's escapes and a chat app's Markdown escapes
-    undone, UTF-8 read as cp1252 repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y"
-    template as "Y Answer: X", a list's deleted spaces put back, and one copy of a line
-    repeated until the token cap. Each step changes only text that shows its own
-    signature."""
-    text = without_markdown_escapes(as_unescaped(as_bpe_decoded(as_bytes_decoded(text))))
+    """``text`` as its system meant it, before any reading: a terminal's colour codes
+    removed, a printed bytes literal and byte-level BPE symbols decoded, a JSON string's
+    escapes and a chat app's Markdown escapes undone, UTF-8 read as cp1252 repaired,
+    Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y Answer: X", a list's
+    deleted spaces put back, and one copy of a line repeated until the token cap. Each step
+    changes only text that shows its own signature."""
+    text = as_unescaped(as_bpe_decoded(as_bytes_decoded(without_terminal_codes(text))))
+    text = without_markdown_escapes(text)
     text = repaired_mojibake(as_spaced(as_detokenized(text)))
     return without_repeated_lines(bracket_labels_as_text(text))

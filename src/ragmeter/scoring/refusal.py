@@ -68,7 +68,7 @@ _SILENT_SOURCES = re.compile(
 # "None of the sources I retrieved give a date of birth for ...", "No retrieved authority
 # addresses ...": the same, said of each.
 _NONE_OF_THE_SOURCES = re.compile(
-    r"(?<!\S)(?:none of the (?:sources|documents|passages|snippets|search results|results"
+    r"(?<!\S)(?:none of the (?:sources|documents|passages|snippets|search results|results|evidence"
     r"|excerpts|articles|pages|authorities)(?: (?:i|we) (?:retrieved|found|read|searched|checked"
     r"|saw))?"
     # "No retrieved authority addresses the number of ...": a brief's way of saying it.

@@ -3,7 +3,8 @@
 gpt-oss's leaked analysis channel ("analysisWe need ... assistantfinalParis"),
 Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), IBM Granite's thinking
 ("Here is my thought process:" over "Here is my response:"), Plan-and-Solve ("Plan:" and
-"Solution:" over "Answer:"), Step-Back prompting
+"Solution:" over "Answer:"), an evidence list ("Evidence (newest first):" over "- " lines,
+then "Answer:"), Step-Back prompting
 ("Step-back question:", "Step-back answer:", "Final answer:") and Gemini's thought summaries
 submitted with the reply ("**Pinpointing the Date**" over "I'm focusing on ...") each say
 where the working ends and the reply begins. `working_and_reply` splits them there; the
@@ -38,6 +39,14 @@ _GRANITE = re.compile(
 # out, then "Answer: <the reply>".
 _PLAN_AND_SOLVE = re.compile(
     r"\s*Plan:(?P<working>\s*\n.*?)(?:\n\s*Answer:(?P<reply>.*))?", re.DOTALL
+)
+
+
+# An evidence list before the answer: "Evidence (newest first):" over "- [2022-04] doc 2
+# (council notice): ..." lines, then "Answer: <the reply>".
+_EVIDENCE_LIST = re.compile(
+    r"\s*Evidence(?:\s*\([^)\n]*\))?:(?P<working>\s*\n.*?)(?:\n\s*Answer:(?P<reply>.*))?",
+    re.DOTALL,
 )
 
 
@@ -83,6 +92,7 @@ def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | No
         or _REPHRASED.fullmatch(prediction)
         or _GRANITE.fullmatch(prediction)
         or _PLAN_AND_SOLVE.fullmatch(prediction)
+        or _EVIDENCE_LIST.fullmatch(prediction)
     )
     if m is not None:
         return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
