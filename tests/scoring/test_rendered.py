@@ -86,3 +86,22 @@ def test_rendered_replies_are_scored_as_their_text(truncator: Truncator) -> None
         "correct"
     )
     assert _label(truncator, "$0.40", r"The page gives 0.38. \boxed{0.38}")[0] == "incorrect"
+
+
+def test_a_slack_bots_mrkdwn_is_read_as_the_channel_shows_it(truncator: Truncator) -> None:
+    said = (
+        "<@U06QX4K7B2N> The high was *$0.40* on _the Nasdaq_ &amp; OTC.\n"
+        "_from <https://example.com/q|Quote &amp; history> and <https://example.com/n|News>_"
+    )
+    assert as_rendered(said) == (
+        "The high was $0.40 on the Nasdaq & OTC.\nSources: Quote & history and News"
+    )
+    declined = (
+        "<@U06QX4K7B2N> I couldn't find that in the pages I can search. You could try asking"
+        " in <#C03LM8R2T7Q|research-help>."
+    )
+    assert as_rendered(declined).endswith("asking in #research-help.")
+    assert _label(truncator, "$0.40", said)[0] == "correct"
+    assert _label(truncator, "$0.40", declined) == ("missing", "refusal")
+    # Angle brackets of other kinds are not Slack's.
+    assert as_rendered("a <b> c") == "a <b> c"

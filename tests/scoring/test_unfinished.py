@@ -68,6 +68,10 @@ def test_reading_notes_cut_before_their_answer_line() -> None:
     assert not notes_cut_off(notes + " relevant.\nNote 3: Same.\nAnswer: Gladiator")
     assert not notes_cut_off(notes + "\nAnswer (from background knowledge): 1887")
     assert not notes_cut_off("Gladiator won it. Note: the ceremony was in 2001.")
+    evidence = "Evidence (newest first):\n- [2024-02] doc 1 (quote page): FHTX 6.41\n- [2024"
+    assert notes_cut_off(evidence)
+    assert not notes_cut_off(evidence + "-01] doc 4: news\nAnswer: It last traded at $6.41.")
+    assert not notes_cut_off("Evidence: it rained all week.")
 
 
 def test_a_raft_reasoning_cut_among_its_quotes() -> None:

@@ -83,6 +83,30 @@ def _wiki_template(m: re.Match[str]) -> str:
     return ""
 
 
+# Slack's mrkdwn, as a bot's reply is saved from the API's "text" field: "<@U06QX4K7B2N>" a
+# mention, "<https://url|Page title>" a link, "<#C03LM8R2T7Q|research-help>" a channel,
+# "*bold*", "_italic_", "~struck~"; a closing "_from <url|title>_" line names the sources.
+_SLACK_SIGNS = re.compile(
+    r"<(?:@[UW][A-Z0-9]{5,}|#C[A-Z0-9]{5,}\|[^<>\n]*|https?://[^<>|\s]+\|[^<>\n]*)>"
+)
+_SLACK_MENTION = re.compile(r"<@[UW][A-Z0-9]{5,}(?:\|[^<>\n]*)?>\s*")
+_SLACK_CHANNEL = re.compile(r"<#C[A-Z0-9]{5,}\|([^<>\n]*)>")
+_SLACK_LINK = re.compile(r"<(https?://[^<>|\s]+)(?:\|([^<>\n]*))?>")
+_SLACK_SOURCES = re.compile(
+    r"\n[ \t]*_?from\s+(?P<links>(?:<https?://[^\n]*>\s*(?:and\s+)?)+)_?[ \t]*$"
+)
+_SLACK_EMPHASIS = re.compile(r"(?<![\w*_~])[*_~]+(?=\S)([^*_~\n]+?)(?<=\S)[*_~]+(?![\w*_~])")
+
+
+def _slack_as_text(text: str) -> str:
+    if _SLACK_SIGNS.search(text) is None:
+        return text
+    text = _SLACK_SOURCES.sub(lambda m: "\nSources: " + m.group("links"), text.rstrip())
+    text = _SLACK_CHANNEL.sub(r"#\1", _SLACK_MENTION.sub("", text))
+    text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    return _SLACK_EMPHASIS.sub(r"\1", text).strip()
+
+
 def _wikitext_as_text(text: str) -> str:
     if _WIKI_SIGNS.search(text) is None:
         return text
@@ -183,8 +207,10 @@ def _latex_as_text(text: str) -> str:
 
 
 def as_rendered(text: str) -> str:
-    """``text`` as its renderer would show it, when it is an HTML fragment, wikitext, speech
-    markup or holds LaTeX: formatting tags read away (list items as "- " lines), entities decoded, a
+    """``text`` as its renderer would show it, when it is an HTML fragment, Slack mrkdwn,
+    wikitext, speech markup or holds LaTeX: a Slack mention read away and a link as its
+    title, formatting tags read away (list items as "- " lines), entities decoded, a
     synthesiser's eight-digit date as an ISO date, a box read as the final answer and text
     commands as their text. Anything else is returned as it is."""
-    return _latex_as_text(_html_as_text(_ssml_as_text(_wikitext_as_text(text))))
+    text = _ssml_as_text(_wikitext_as_text(_slack_as_text(text)))
+    return _latex_as_text(_html_as_text(text))

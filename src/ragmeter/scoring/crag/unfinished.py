@@ -72,15 +72,16 @@ def stops_at_lead_in(reply: str) -> bool:
     return text.endswith(":") and "\n" not in text
 
 
-# Chain-of-Note: a "Note N:" line on each retrieved document, then "Answer: X".
-_FIRST_NOTE = re.compile(r"^\s*note\s*1\s*:", re.IGNORECASE)
+# Chain-of-Note: a "Note N:" line on each retrieved document, then "Answer: X"; an evidence
+# list, "Evidence (newest first):" over a "- " line on each, then "Answer: X".
+_FIRST_NOTE = re.compile(r"^\s*(?:note\s*1\s*:|evidence\b[^:\n]{0,40}:[ \t]*\n)", re.IGNORECASE)
 _ANSWER_LINE = re.compile(r"^[ \t]*answer\b[^:\n]{0,40}:", re.IGNORECASE | re.MULTILINE)
 
 
 def notes_cut_off(cut: str) -> bool:
-    """True when ``cut`` is a chain of reading notes ("Note 1: ...\nNote 2: ...") that the
-    cut stopped before its answer line: the notes report what each document says, and the
-    reply answers on a line the cut left out."""
+    """True when ``cut`` is a chain of reading notes ("Note 1: ...\nNote 2: ...", an
+    "Evidence:" list) that the cut stopped before its answer line: the notes report what
+    each document says, and the reply answers on a line the cut left out."""
     return bool(_FIRST_NOTE.match(cut)) and not _ANSWER_LINE.search(cut)
 
 
