@@ -81,6 +81,10 @@ def test_a_framework_error_or_an_agent_stopped_at_its_limit_answers_nothing(
         "Generation failed: guardrailViolation",
         "Generation failed: exceededContextWindowSize",
         "Max turns (6) exceeded",
+        # A script's encoding error, written where the reply it could not write would be.
+        "'charmap' codec can't encode character '\\u2011' in position 83: character maps to"
+        " <undefined>",
+        "'charmap' codec can't encode characters in position 12-13: character maps to <undefined>",
     ):
         assert rules_label(scorer, "lapulapu", reply) == ("missing", "refusal")
     # Only the error itself: a reply that goes on is read as a reply.

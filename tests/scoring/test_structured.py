@@ -620,6 +620,31 @@ def test_a_csharp_records_printout_is_read_and_its_unprinted_lists_say_nothing(
     assert read_structured("Paris { Capital = France }") is None
 
 
+def test_a_ruby_hashs_inspect_is_read_by_its_fields(scorer: CragScorer) -> None:
+    listed = read_structured(
+        '{:answer=>nil, :items=>["Ines Calder", "Rafe Okonjo"], :docs=>[3], :confident=>true,'
+        " :remark=>nil}"
+    )
+    assert listed is not None and listed.answer == "Ines Calder, Rafe Okonjo"
+    priced = read_structured(
+        '{:answer=>"$2.7 billion", :items=>[], :docs=>[1], :confident=>false, :remark=>"sum"}'
+    )
+    assert priced is not None and priced.answer == "$2.7 billion"
+    declined = (
+        '{:answer=>nil, :items=>[], :docs=>[], :confident=>false, :remark=>"no page gives the'
+        ' 2022 attendance"}'
+    )
+    assert rules_label(scorer, "41,200", declined, "what was the attendance?") == (
+        "missing",
+        "refusal",
+    )
+    cut = read_structured(
+        '{:answer=>"CASI", :items=>[], :docs=>[1, 3], :remark=>"compa', cut_off=True
+    )
+    assert cut is not None and cut.answer == "CASI"
+    assert read_structured("{:a => b} is Ruby") is None
+
+
 def test_a_printed_list_of_content_blocks_is_read_by_its_text(scorer: CragScorer) -> None:
     # An SDK's reply printed whole (its repr) instead of its text.
     said = (

@@ -250,3 +250,20 @@ def test_a_leaked_template_reads_as_its_reply(scorer: CragScorer) -> None:
         "### Response:\nChristopher Nolan\n\n### Instruction:\nWho directed Tenet?",
     ):
         assert rules_label(scorer, "Christopher Nolan", reply)[0] == "correct"
+
+
+def test_an_open_webui_reasoning_block_is_thinking_before_the_reply(scorer: CragScorer) -> None:
+    block = (
+        '<details type="reasoning" done="true" duration="9">\n<summary>Thought for 9 seconds'
+        "</summary>\n> Okay, so I need the coach. Looking at the context, Pete Carroll was the"
+        " head coach from 2010.\n> \n> The newest page names Mike Macdonald.\n</details>\n"
+    )
+    parsed = parse_tagged(block + "The Seahawks' coach is **Mike Macdonald** [1].")
+    assert parsed is not None and parsed.thinking_closed
+    assert parsed.thinking is not None and parsed.thinking.startswith("Okay, so I need")
+    assert parsed.reply.startswith("The Seahawks' coach")
+    # Cut inside the thinking: working, which answers only where it is found true.
+    cut = read_structured(block[:180], cut_off=True)
+    assert cut is not None and cut.working_only and "Pete Carroll" in cut.text
+    query = "who is the seahawks' coach?"
+    assert rules_label(scorer, "mike macdonald", block[:180], query)[0] == "missing"

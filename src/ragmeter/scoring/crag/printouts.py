@@ -4,7 +4,8 @@ A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, 
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
 call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a pydantic
 model's ``str()``, a PHP array's ``print_r``, an agent run's printed result, a pandas
-DataFrame, DSPy's field markers, an R vector, a Java or C# record's ``toString()``.
+DataFrame, DSPy's field markers, an R vector, a Java or C# record's ``toString()``, a Ruby
+hash's ``inspect``.
 `printed_fields` reads each into the fields it gives, named as a JSON object's would be
 (the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
 it reads JSON.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import ast
 import csv
 import html
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -43,7 +45,7 @@ __all__ = [
 ANSWER_KEYS = ("answer", "final_answer", "response", "result", "items")
 REASON_KEYS = ("reason", "explanation", "rationale", "message", "error")
 EVIDENCE_KEYS = ("evidence", "quote", "support", "basis", "context")
-NOTE_KEYS = ("note", "notes", "caveat", "warning", "disclaimer")
+NOTE_KEYS = ("note", "notes", "caveat", "warning", "disclaimer", "remark", "remarks")
 CANDIDATE_KEYS = ("candidates", "alternatives", "other_candidates", "other_answers")
 # A yes-or-no field on whether the system stands behind its answer.
 SURE_KEYS = ("sure", "certain", "confident", "is_sure", "is_certain")
@@ -117,6 +119,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _record_fields(prediction)
         or _content_block_fields(prediction, cut_off=cut_off)
         or _js_object_fields(prediction, cut_off=cut_off)
+        or _ruby_hash_fields(prediction)
     )
 
 
@@ -618,6 +621,32 @@ def _cs_record_value(raw: str) -> Any:
     if not raw or _CS_TYPE_NAME.fullmatch(raw):
         return None  # a null, or a collection whose items were not printed
     return _number_text(float(raw)) if _RECORD_NUMBER.fullmatch(raw) else raw
+
+
+# A Ruby hash printed with ``inspect`` (Ruby 3.3 and before): '{:answer=>nil, :items=>["Ines
+# Calder", "Rafe Okonjo"], :docs=>[3], :confident=>true, :remark=>nil}'. Symbol keys before
+# "=>", nil for no value; strings are written as JSON writes them.
+_RUBY_OPENING = re.compile(r'\s*\{\s*(?::[A-Za-z_]\w*|"[^"\n]*")\s*=>')
+_RUBY_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|:(?P<symbol>[A-Za-z_]\w*[?!]?)\s*=>|=>|\bnil\b')
+_RUBY_ENDINGS = ("", "}", '"}', "]}", '"]}', "null}")
+
+
+def _ruby_token(m: re.Match[str]) -> str:
+    token = m.group(0)
+    if token.startswith('"'):
+        return token
+    if m.group("symbol"):
+        return json.dumps(m.group("symbol")) + ":"
+    return ":" if token == "=>" else "null"
+
+
+def _ruby_hash_fields(text: str) -> dict[str, Any] | None:
+    """The fields of a Ruby hash's ``inspect`` (the last one cut short where the 75-token
+    cut fell), else None."""
+    if _RUBY_OPENING.match(text) is None:
+        return None
+    found = first_parse(_RUBY_TOKEN.sub(_ruby_token, text.strip()), _RUBY_ENDINGS, json.loads)
+    return found if isinstance(found, dict) and found else None
 
 
 # R's console printout of one vector (a pipeline writing capture.output(print(x))):

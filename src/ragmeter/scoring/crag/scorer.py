@@ -170,10 +170,13 @@ _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
 
 # An OpenAI-style client's exception text: "Error code: 400 - {'object': 'error', ...}"; an
 # on-device framework's generation error ("Generation failed: guardrailViolation"); an agent
-# run stopped at its turn limit ("Max turns (6) exceeded").
+# run stopped at its turn limit ("Max turns (6) exceeded"); a script's encoding error written
+# in place of the reply it failed to write ("'charmap' codec can't encode character '\u2011'
+# in position 91: character maps to <undefined>").
 _CLIENT_ERROR = re.compile(
     r"\s*(?:Error code: [45]\d\d - \{|Generation failed: [A-Za-z]+\s*$"
-    r"|Max turns \(\d+\) exceeded\s*$)"
+    r"|Max turns \(\d+\) exceeded\s*$"
+    r"|'[\w-]+' codec can't (?:en|de)code (?:character|byte)s? .{0,80}?in position \d+)"
 )
 
 # Llama 3.1's built-in tool call as the whole reply: its token, then one call with a query.

@@ -277,16 +277,25 @@ def _read_tagged(prediction: str, cut_off: bool) -> StructuredReading | None:
         text = tagged.reply
     else:
         # Cut off inside the thinking, or in a reply that had just begun: what the thinking
-        # states is all the cut text states.
+        # states is all the cut text states. Thinking cut before its reply is working: it
+        # answers only where the judges find a true answer in it ("Okay, so I need the
+        # coach. Looking at the context, Pete Carroll was the head coach from 2010 until" is
+        # no answer). On 140 real replies cut inside a <think> or Open WebUI reasoning block,
+        # reading it so agreed with the graders on 91 against 56.
         text = " ".join(part for part in (tagged.thinking, tagged.reply) if part)
     return StructuredReading(
-        text=text, answer=text, beside="", alternatives=(), candidates_key=None
-    )
+        text=text, answer=text, beside="", alternatives=(), candidates_key=None,
+        working_only=not tagged.thinking_closed,
+    )  # fmt: skip
 
 
 def _reading(found: Mapping[str, Any], trailing: str) -> StructuredReading:
     """The plain reply that an output's fields (and any text after them) amount to."""
-    answer_field = _field(found, ANSWER_KEYS)
+    # {"answer": null, "items": ["A", "B"]}: the list is the answer.
+    answer_field = next(
+        (f for key in ANSWER_KEYS if (f := _field(found, (key,))) and not _is_no_value(f[1])),
+        _field(found, ANSWER_KEYS),
+    )
     status = _field(found, ("status",))
     no_value = answer_field is not None and _is_no_value(answer_field[1])
     no_answer_status = (

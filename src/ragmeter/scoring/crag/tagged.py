@@ -80,8 +80,29 @@ _WRAPPER = re.compile(
 )
 
 
+# Open WebUI's export of a reasoning model's reply: the thinking in a collapsed block,
+# '<details type="reasoning" done="true" duration="9">', a "<summary>Thought for 9
+# seconds</summary>" line and the thinking quoted line by line ("> Okay, so ..."), then
+# "</details>" and the reply. It is a <think> block by another name.
+_DETAILS_OPENING = re.compile(
+    r'\s*<details\s+type="reasoning"[^<>]*>\s*(?:<summary>[^<>]*(?:</summary>|$)\s*)?'
+)
+_QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
+
+
+def _reasoning_details_as_think(text: str) -> str:
+    opening = _DETAILS_OPENING.match(text)
+    if opening is None:
+        return text
+    thinking, closed, reply = text[opening.end() :].partition("</details>")
+    thinking = _QUOTE_MARK.sub("", thinking).strip()
+    return f"<think>{thinking}</think>{reply}" if closed else f"<think>{thinking}"
+
+
 def parse_tagged(text: str) -> TaggedOutput | None:
-    """The parts of ``text`` when it is a well-formed tagged output, else None."""
+    """The parts of ``text`` when it is a well-formed tagged output (an Open WebUI reasoning
+    block read as a <think> block), else None."""
+    text = _reasoning_details_as_think(text)
     wrapped = _WRAPPER.match(text)
     if wrapped is None:
         return _parse_bare(text)
