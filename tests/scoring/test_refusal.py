@@ -17,6 +17,7 @@ from ragmeter.scoring.refusal import (
 )
 
 REFUSALS = [
+    "TextAsk: Sorry, no answer found. Try other words, or text HELP.",
     "I don't see anything about LNC's first dividend in the documents provided.",
     "Not answerable from the documents.",
     # A refine step's remark that its earlier draft stands, with no draft left in the reply.

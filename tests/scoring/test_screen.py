@@ -217,6 +217,8 @@ def test_doubt_in_the_opening_sentence_counts_for_a_list_gold_too() -> None:
         "Barcelona hosted the 1992 Games, probably the best remembered of the decade.",
         # A correction of the question is no retraction of the answer.
         "It came out in 1997. One correction: she was his second wife, not his third.",
+        # An apology before "no answer found" declines; it takes nothing back.
+        "TextAsk: Sorry, no answer found. Try other words, or text HELP.",
         "This is not correct; there was no Woodstock in 2020. Hendrix played it in 1969.",
         # A belief about a side detail, after a plain answer, leaves the answer plain.
         "Brest won 2-1. I believe it was their third win in a row.",

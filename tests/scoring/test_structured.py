@@ -645,6 +645,35 @@ def test_a_ruby_hashs_inspect_is_read_by_its_fields(scorer: CragScorer) -> None:
     assert read_structured("{:a => b} is Ruby") is None
 
 
+def test_a_haskell_records_show_is_read_by_its_fields(scorer: CragScorer) -> None:
+    dated = read_structured(
+        'Answer {answer = Just "March 9, 2022", items = [], docs = [2,4], confidence = 0.95,'
+        " status = Found}"
+    )
+    assert dated is not None and dated.answer == "March 9, 2022"
+    # Past ASCII, a character is its decimal code; "\\&" ends a code before a digit.
+    listed = read_structured(
+        'Answer {answer = Nothing, items = ["Ines Okafor","Ren\\233 Aubert"], docs = [3],'
+        " confidence = 0.9, status = Found}"
+    )
+    assert listed is not None and listed.answer == "Ines Okafor, René Aubert"
+    priced = read_structured('Answer {answer = Just "\\163\\&4.5 million", status = Found}')
+    assert priced is not None and priced.answer == "£4.5 million"
+    premise = read_structured(
+        'Answer {answer = Just "Captain Miller", status = FalsePremise "it is set in WWII"}'
+    )
+    assert premise is not None and premise.text.startswith("The premise is false.")
+    assert "set in WWII" in premise.text
+    declined = (
+        "Answer {answer = Nothing, items = [], docs = [], confidence = 0.0, status = NotFound}"
+    )
+    assert rules_label(scorer, "$231.41", declined, "what did it open at?") == (
+        "missing",
+        "refusal",
+    )
+    assert read_structured("Answer {answer = 5} and more") is None
+
+
 def test_a_printed_list_of_content_blocks_is_read_by_its_text(scorer: CragScorer) -> None:
     # An SDK's reply printed whole (its repr) instead of its text.
     said = (

@@ -2,10 +2,10 @@
 
 A pipeline's result reaches CRAG as whatever its harness printed: a YAML block, a protocol
 buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a function
-call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a pydantic
-model's ``str()``, a PHP array's ``print_r``, an agent run's printed result, a pandas
-DataFrame, DSPy's field markers, an R vector, a Java or C# record's ``toString()``, a Ruby
-hash's ``inspect``.
+call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a Haskell
+record's ``show``, a pydantic model's ``str()``, a PHP array's ``print_r``, an agent run's
+printed result, a pandas DataFrame, DSPy's field markers, an R vector, a Java or C#
+record's ``toString()``, a Ruby hash's ``inspect``.
 `printed_fields` reads each into the fields it gives, named as a JSON object's would be
 (the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
 it reads JSON.
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ragmeter.scoring.crag.debug_prints import debug_struct_fields
+from ragmeter.scoring.crag.haskell_show import show_record_fields
 from ragmeter.scoring.crag.model_str import model_str_fields
 from ragmeter.scoring.crag.php_print_r import print_r_fields
 
@@ -112,6 +113,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _triple_fields(prediction)
         or _go_struct_fields(prediction)
         or debug_struct_fields(prediction)
+        or show_record_fields(prediction)
         or print_r_fields(prediction, cut_off=cut_off)
         or _frame_fields(prediction)
         or _dspy_fields(prediction)

@@ -461,7 +461,9 @@ _CLAUSE_START = rf"(?:^|{_AFTER_CLAUSE})"
 _RETRACTION = re.compile(
     rf"{_CLAUSE_START}(?:actually|wait|hmm+|oops|sorry|correction|on\s+second\s+thought|no\s+wait"
     r"|i\s+mean|let\s+me\s+correct(?:\s+(?:that|myself))?)\s*[,:;.!—–-]*\s*"
-    r"(?:no\b|nope\b|not\b|that'?s\s+(?:wrong|incorrect|not\s+right)|it'?s\b|it\s+is\b"
+    # ("Sorry, no answer found." declines: it takes nothing back.)
+    r"(?:no\b(?!\s+(?:answers?|results?|information|info|data|matche?s?|records?)\b)|nope\b|not\b"
+    r"|that'?s\s+(?:wrong|incorrect|not\s+right)|it'?s\b|it\s+is\b"
     r"|it\s+was\b|the\s+(?:answer|correct\s+answer|right\s+answer)\s+is\b|i\s+meant\b"
     r"|make\s+that\b|rather\b)"
     # "Correction: X" takes an answer back; "One correction: he was her second husband"
