@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream
+
 __all__ = ["debug_struct_fields"]
 
 # Rust prints "Answer {" with a space, Swift "AnswerCard(" without: "Russia (confidence:
@@ -32,37 +34,15 @@ _VARIANT = "variant"
 _CONFLICT = re.compile(r"conflict|disputed|ambiguous|mixed", re.IGNORECASE)
 
 
-class _Cut(Exception):
-    """The print ended before the value being read did."""
-
-
-class _Reader:
+class _Reader(TokenStream):
     def __init__(self, text: str) -> None:
-        self.tokens: list[tuple[str, str]] = []
-        for m in _TOKEN.finditer(text):
-            kind = m.lastgroup or "other"
-            self.tokens.append((kind, m.group(kind)))
-        self.at = 0
-
-    def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def ahead(self, n: int) -> tuple[str, str] | None:
-        at = self.at + n
-        return self.tokens[at] if at < len(self.tokens) else None
-
-    def take(self) -> tuple[str, str]:
-        token = self.peek()
-        if token is None:
-            raise _Cut
-        self.at += 1
-        return token
+        super().__init__(_TOKEN, text)
 
     def value(self) -> Any:
         kind, raw = self.take()
         if kind == "string":
             if len(raw) < 2 or not raw.endswith('"'):
-                raise _Cut  # a string the cut stopped part-way
+                raise PrintCut  # a string the cut stopped part-way
             return _ESCAPE.sub(r"\1", raw[1:-1])
         if kind == "number":
             return raw
@@ -130,7 +110,7 @@ def debug_struct_fields(text: str) -> dict[str, Any] | None:
     cut = False
     try:
         reader.fields(found, close="}" if opening.group("brace") else ")")
-    except _Cut:
+    except PrintCut:
         # A field cut part-way is not kept: "text: Some(\"Walter" was never finished.
         cut = True
     except ValueError:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream
+
 __all__ = ["show_record_fields"]
 
 _OPENING = re.compile(r"\s*[A-Z][\w']*\s*\{\s*[a-z_][\w']*\s*=")
@@ -24,10 +26,6 @@ _TOKEN = re.compile(
 _ESCAPE = re.compile(r"\\(?:(?P<code>\d+)|x(?P<hex>[0-9a-fA-F]+)|(?P<gap>&)|(?P<char>.))")
 _CONTROL = {"n": "\n", "t": "\t", "r": "\r"}
 _STATUS_FIELDS = ("status", "verdict", "outcome")
-
-
-class _Cut(Exception):
-    """The print ended before the value being read did."""
 
 
 def _unescaped(m: re.Match[str]) -> str:
@@ -41,21 +39,9 @@ def _unescaped(m: re.Match[str]) -> str:
     return _CONTROL.get(char, char)
 
 
-class _Reader:
+class _Reader(TokenStream):
     def __init__(self, text: str) -> None:
-        self.tokens = [(m.lastgroup or "other", m.group(m.lastgroup or "other")) for m in
-                       _TOKEN.finditer(text)]  # fmt: skip
-        self.at = 0
-
-    def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def take(self) -> tuple[str, str]:
-        token = self.peek()
-        if token is None:
-            raise _Cut
-        self.at += 1
-        return token
+        super().__init__(_TOKEN, text)
 
     def atom(self) -> Any:
         """A value that needs no brackets: a string, a number, a list, a bracketed value or
@@ -63,7 +49,7 @@ class _Reader:
         kind, raw = self.take()
         if kind == "string":
             if len(raw) < 2 or not raw.endswith('"') or raw.endswith('\\"'):
-                raise _Cut  # a string the cut stopped part-way
+                raise PrintCut  # a string the cut stopped part-way
             return _ESCAPE.sub(_unescaped, raw[1:-1])
         if kind == "number":
             return raw
@@ -125,7 +111,7 @@ def show_record_fields(text: str) -> dict[str, Any] | None:
     found: dict[str, Any] = {}
     try:
         reader.fields(found)
-    except _Cut:
+    except PrintCut:
         pass  # a field cut part-way is not kept
     except ValueError:
         return None
