@@ -37,6 +37,9 @@ from ragmeter.scoring.refusal import is_refusal
         "The documents don't include the name of a Kardashian game show; they only contain a"
         " comment thread and a newsletter sign-up form.",
         "The documents do not mention a fashion line by her. They cover her haircare brand.",
+        # A visual reader's page images are its sources.
+        "The images do not show Nantes' opponent for this week; they show the Ligue 1"
+        " standings table and a cookie consent banner.",
     ],
 )
 def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
@@ -62,6 +65,7 @@ def test_a_decline_that_denies_nothing_only_declines(reply: str) -> None:
         # What the sources say is so is a fact, not a topic.
         "The documents do not say that the Clippers won; they say the team never reached the"
         " Finals.",
+        "The images do not show a P/E ratio for UZF; they show that it is a listing of notes.",
     ],
 )
 def test_a_decline_that_goes_on_or_denies_is_more(reply: str) -> None:

@@ -24,6 +24,7 @@ from ragmeter.scoring.normalize import (
     without_chat,
     without_markdown_escapes,
     without_repeated_lines,
+    without_sms_frame,
     without_terminal_codes,
 )
 
@@ -244,6 +245,18 @@ def test_a_chat_replys_pleasantries_are_not_its_answer() -> None:
     assert without_chat("Enjoy the Silence is by Depeche Mode.") == (
         "Enjoy the Silence is by Depeche Mode."
     )
+
+
+def test_a_text_message_services_frame_is_not_its_answer() -> None:
+    said = "TextAsk: Yes - NBA games 48 mins, NCAA 40 mins. Reply MORE for details."
+    assert without_sms_frame(said) == "Yes - NBA games 48 mins, NCAA 40 mins."
+    parts = "TextAsk: (1/2) Latest album out 27 Oct 2023.\n(2/2) Next due 19 Apr 2024. Text STOP"
+    assert without_sms_frame(parts) == "Latest album out 27 Oct 2023.\nNext due 19 Apr 2024."
+    assert without_chat(said) == without_sms_frame(said)
+    # Without a keyword footer a leading "Word: " may be the answer; a decline that ends "or
+    # text HELP" keeps its words.
+    for kept in ("Dune: released in 2021.", "TextAsk: Sorry, no answer found. Or text HELP."):
+        assert without_sms_frame(kept) == kept
 
 
 def test_names_in_capitals_are_read_as_names() -> None:

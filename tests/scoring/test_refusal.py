@@ -204,6 +204,15 @@ def test_a_reply_with_its_spaces_deleted_declines_as_the_phrase() -> None:
     assert not is_refusal("Brazil")
 
 
+def test_a_whole_reply_cut_inside_a_phrases_last_word_declines() -> None:
+    m = match_refusal("I don't kno")
+    assert m is not None and m.whole and m.phrase == "i dont know"
+    # Too little of a phrase, or an answer that only starts like one, is no decline.
+    assert not is_refusal("I do")
+    assert not is_refusal("I don't")
+    assert not is_refusal("Not available in stores until 2024")
+
+
 def test_builtin_set_is_curated() -> None:
     phrases = default_detector().phrases.phrases
     assert len(phrases) > 100

@@ -44,6 +44,7 @@ __all__ = [
     "without_chat",
     "without_markdown_escapes",
     "without_repeated_lines",
+    "without_sms_frame",
 ]
 
 _UNITS = {
@@ -627,11 +628,33 @@ _CLOSING_OFFER = re.compile(
 )
 
 
+# A text-message service's frame: a keyword footer ("Reply MORE for details.", "Text STOP to
+# opt out.") after the reply, a sender tag before it ("TextAsk: ") and part markers ("(1/2) ")
+# on a reply sent as several texts. Only the footer shows the frame: without it a leading
+# "Word: " may be the answer itself ("Dune: released in 2021").
+_SMS_FOOTER = re.compile(
+    r"(?:(?<=[.!?)])\s+|\n\s*)(?:reply|text|send)\s+(?-i:[A-Z]{3,})\b[^\n]*$", re.IGNORECASE
+)
+_SMS_SENDER = re.compile(r"^\s*[A-Z][\w-]*:[ \t]+(?=\S)")
+_SMS_PART = re.compile(r"^[ \t]*\(\d/\d\)[ \t]*", re.MULTILINE)
+
+
+def without_sms_frame(text: str) -> str:
+    """``text`` without a text-message service's frame: its keyword footer ("Reply MORE for
+    details."), the sender tag it opens with ("TextAsk: ") and the "(1/2)" marks of a reply
+    sent in parts. Text without such a footer is returned as it is."""
+    body = _SMS_FOOTER.sub("", text.rstrip())
+    if body == text.rstrip() or not tokens(body):
+        return text
+    return _SMS_PART.sub("", _SMS_SENDER.sub("", body)).strip()
+
+
 def without_chat(text: str) -> str:
     """``text`` without a chat reply's pleasantries: the openers before its answer ("Great
     question!", "Sure!") and the offer that closes it ("Let me know if you'd like more
-    detail!"). A reply that is nothing but pleasantries is left as it is."""
-    out = text
+    detail!"), and without a text-message service's frame (`without_sms_frame`). A reply
+    that is nothing but pleasantries is left as it is."""
+    out = without_sms_frame(text)
     while (m := _LEADING_SENTENCE.match(out)) and _pleasantry(m.group(1)):
         out = out[m.end() :]
     out = _CLOSING_OFFER.sub("", out).strip()

@@ -104,12 +104,25 @@ class PhraseSet:
             return PhraseMatch(self._anywhere[norm], 0, len(norm), norm, True)
         if norm in self._squashed:
             return PhraseMatch(self._squashed[norm], 0, len(norm), norm, True)
-        if self._pattern is None:
-            return None
-        m = self._pattern.search(norm)
+        m = self._pattern.search(norm) if self._pattern is not None else None
         if m is None:
-            return None
+            return self._clipped(norm)
         return PhraseMatch(self._anywhere[m.group(0)], m.start(), m.end(), norm, False)
+
+    def _clipped(self, norm: str) -> PhraseMatch | None:
+        """A whole text that is a phrase cut inside its last word ("i dont kno": a pipeline
+        stripped the reply's closing letters, or a token cap fell there), as the phrase."""
+        if len(norm) < _CLIPPED_MIN_CHARS or " " not in norm:
+            return None
+        for key, phrase in (*self._whole.items(), *self._anywhere.items()):
+            if len(key) > len(norm) and key.startswith(norm) and key[len(norm)] != " ":
+                return PhraseMatch(phrase, 0, len(norm), norm, True)
+        return None
+
+
+# A clipped phrase keeps at least this much of itself ("i dont k"), so that a short answer
+# ("i do") is not read as the start of a phrase.
+_CLIPPED_MIN_CHARS = 8
 
 
 def data_file(name: str, package: str = "ragmeter.scoring") -> Path:

@@ -62,6 +62,8 @@ _TELLING = (
 _SILENT_SOURCES = re.compile(
     r"(?<!\S)(?:context|documents?|sources?|references?|passages?|snippets?|search results"
     r"|excerpts?|retrieved (?:text|pages?|data)|provided (?:text|data)|filings?|articles?|pages"
+    # A visual reader's page screenshots: "The images do not show ...".
+    r"|images|screenshots"
     r"|what i (?:found|read|saw|retrieved|could find))"
     r" (?:(?:do|does|did) not|dont|doesnt|didnt) " + _TELLING_ADVERB + _TELLING + r"(?!\S)"
 )
@@ -69,8 +71,8 @@ _SILENT_SOURCES = re.compile(
 # addresses ...": the same, said of each.
 _NONE_OF_THE_SOURCES = re.compile(
     r"(?<!\S)(?:none of the (?:sources|documents|passages|snippets|search results|results|evidence"
-    r"|excerpts|articles|pages|authorities)(?: (?:i|we) (?:retrieved|found|read|searched|checked"
-    r"|saw))?"
+    r"|excerpts|articles|pages|authorities|images|screenshots)"
+    r"(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))?"
     # "No retrieved authority addresses the number of ...": a brief's way of saying it.
     r"|^no (?:retrieved |provided |cited |available )?(?:source|document|passage|authority"
     r"|article|page|record|result))"

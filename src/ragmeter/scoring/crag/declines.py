@@ -77,13 +77,14 @@ _CLAUSE_WORDS = 3
 _SOURCES_SUBJECT = re.compile(
     r"\W*(?:the\s+|these\s+|my\s+|our\s+)?(?:retrieved\s+|provided\s+|available\s+|search\s+)?"
     r"(?:documents?|pages?|context|sources?|passages?|knowledge\s+base|results?|articles?"
-    r"|files?|references?|snippets?|chunks?)\b",
+    r"|files?|references?|snippets?|chunks?|images?|screenshots?)\b",
     re.IGNORECASE,
 )
 _TOPICS_HELD = re.compile(
     r"\s*(?:but\s+|and\s+)?(?:they|it|these|the\s+(?:documents?|pages?|context|sources?"
-    r"|passages?|knowledge\s+base|results?|articles?|files?))\s+(?:only\s+|just\s+|instead\s+"
-    r"|mostly\s+|mainly\s+)?(?:contains?|discuss(?:es)?|covers?|includes?|mentions?|lists?"
+    r"|passages?|knowledge\s+base|results?|articles?|files?|images?|screenshots?))\s+(?:only\s+"
+    r"|just\s+|instead\s+|mostly\s+|mainly\s+)?(?:contains?|discuss(?:es)?|covers?|includes?"
+    r"|mentions?|lists?|shows?(?!\s+that\b)"
     r"|talks?\s+about|focus(?:es)?\s+on|deals?\s+with)\b",
     re.IGNORECASE,
 )
