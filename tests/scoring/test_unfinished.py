@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.scoring.crag.unfinished import (
+    answer_line_begun,
     conclusion_cut_off,
     notes_cut_off,
     quotes_cut_off,
@@ -72,6 +73,18 @@ def test_reading_notes_cut_before_their_answer_line() -> None:
     assert notes_cut_off(evidence)
     assert not notes_cut_off(evidence + "-01] doc 4: news\nAnswer: It last traded at $6.41.")
     assert not notes_cut_off("Evidence: it rained all week.")
+
+
+def test_notes_cut_a_few_words_into_their_answer_line() -> None:
+    notes = (
+        "Evidence (newest first):\n- [undated] doc 1 (film database): Director: Steven Spielberg"
+    )
+    assert answer_line_begun(notes + "\nAnswer: Jurassic Park was directed")
+    assert answer_line_begun(notes + "\nAnswer: Expedia (")
+    # A clause of the reply ended, or no reply began: the cut is read as it stands.
+    assert not answer_line_begun(notes + "\nAnswer: Steven Spielberg, in 1993, from a novel")
+    assert not answer_line_begun(notes + "\nAnswer:")
+    assert not answer_line_begun("Answer: Jurassic Park was directed")
 
 
 def test_a_raft_reasoning_cut_among_its_quotes() -> None:

@@ -97,6 +97,7 @@ from ragmeter.scoring.crag.tagged import (
 from ragmeter.scoring.crag.tickers import spell_out_tickers, tickers_beside_names
 from ragmeter.scoring.crag.truncate import Truncator
 from ragmeter.scoring.crag.unfinished import (
+    answer_line_begun,
     conclusion_cut_off,
     notes_cut_off,
     quotes_cut_off,
@@ -411,7 +412,11 @@ class CragScorer:
                 }
             )
         lead_in = not truncated and stops_at_lead_in(cut)  # its own end, not the cut's
-        working_only = lead_in or (structured is not None and structured.working_only)
+        working_only = (
+            lead_in
+            or (structured is not None and structured.working_only)
+            or (truncated and answer_line_begun(cut))
+        )
         # A lead-in names no list: the items the rules found missing were never begun.
         unsettled = _JUDGED_RULES | ({"list_items"} if lead_in else set())
         if working_only and sample.label == "incorrect" and sample.rule in unsettled:
@@ -420,8 +425,9 @@ class CragScorer:
             # report of what the search found, cut before the result, gives no answer unless
             # the judges find a true one in it. A wrong figure, option or list the rules find
             # in it ("0.185 x 4 = 0.74") and doubt ("so it depends") stay incorrect. So
-            # with a program cut before its output, and a reply stopped at the colon of its
-            # lead-in ("The founding members of Pale Antler were:").
+            # with a program cut before its output, a reply stopped at the colon of its
+            # lead-in ("The founding members of Pale Antler were:"), and reading notes cut a
+            # few words into their answer line ("Answer: Jurassic Park was directed").
             return sample.model_copy(
                 update={
                     "label": "missing",

@@ -85,6 +85,29 @@ def notes_cut_off(cut: str) -> bool:
     return bool(_FIRST_NOTE.match(cut)) and not _ANSWER_LINE.search(cut)
 
 
+# The first words of a reply, before any clause of it ended: "Jurassic Park was directed".
+_BEGUN_WORDS = 8
+_CLAUSE_END = re.compile(r"[,;:.!?](?:\s|$)")
+
+
+def answer_line_begun(cut: str) -> bool:
+    """True when ``cut`` is a chain of reading notes that the cut stopped a few words into
+    its answer line ("Evidence: ...\nAnswer: Jurassic Park was directed"): the reply had just
+    begun, and the notes are no answer of its."""
+    if not _FIRST_NOTE.match(cut):
+        return False
+    lines = list(_ANSWER_LINE.finditer(cut))
+    if not lines:
+        return False
+    begun = cut[lines[-1].end() :].strip()
+    return (
+        bool(begun)
+        and "\n" not in begun
+        and len(begun.split()) < _BEGUN_WORDS
+        and _CLAUSE_END.search(begun) is None
+    )
+
+
 # RAFT's chain of thought: the context quoted between "##begin_quote##" and "##end_quote##",
 # then "<ANSWER>: X" on a line of its own.
 _QUOTE_MARKER = "##begin_quote##"
