@@ -184,6 +184,8 @@ def test_an_answer_from_memory_is_read_without_the_decline_before_it() -> None:
         ("Empty DataFrame\nColumns: [ticker, volume]\nIndex: []", True),
         ("ReadTimeout: timed out", True),
         ("I couldn\u2019t find that in the provided pages.", True),
+        # What the sources hold, said in place of the fact asked.
+        ("Context: The text covers the cast of the film and its release by October Films.", True),
         # An answer first, whatever its later sentences deny.
         ("It is Away. Sources do not always agree, so I compared them.", False),
         ("Allt, and I'm sure of it.", False),

@@ -8,6 +8,7 @@ from ragmeter.scoring.normalize import (
     answer_sentence,
     as_bpe_decoded,
     as_detokenized,
+    as_form_decoded,
     as_spaced,
     as_unescaped,
     as_written,
@@ -245,6 +246,16 @@ def test_a_chat_replys_pleasantries_are_not_its_answer() -> None:
     assert without_chat("Enjoy the Silence is by Depeche Mode.") == (
         "Enjoy the Silence is by Depeche Mode."
     )
+
+
+def test_a_form_encoded_reply_is_read_decoded() -> None:
+    assert as_form_decoded("I+don%27t+know") == "I don't know"
+    assert as_form_decoded("%C2%A34.5+million") == "£4.5 million"
+    assert as_form_decoded("invalid+question") == "invalid question"
+    assert as_written("May+16%2C+2023") == "May 16, 2023"
+    # Text with spaces, or without a sign of the encoding, is as it was.
+    for kept in ("1+1", "C++", "2023", "It rose 45%25 in a year"):
+        assert as_form_decoded(kept) == kept
 
 
 def test_a_text_message_services_frame_is_not_its_answer() -> None:

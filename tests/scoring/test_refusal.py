@@ -204,6 +204,13 @@ def test_a_reply_with_its_spaces_deleted_declines_as_the_phrase() -> None:
     assert not is_refusal("Brazil")
 
 
+def test_a_fallback_that_could_not_put_an_answer_together_declines() -> None:
+    assert is_refusal(
+        "I couldn't put together an answer in time, but this passage looks relevant:\n\n"
+        '"Historical Prices Date Open High Low Close Feb 23, 2024 2.17 2.31…"'
+    )
+
+
 def test_a_whole_reply_cut_inside_a_phrases_last_word_declines() -> None:
     m = match_refusal("I don't kno")
     assert m is not None and m.whole and m.phrase == "i dont know"

@@ -645,6 +645,23 @@ def test_a_ruby_hashs_inspect_is_read_by_its_fields(scorer: CragScorer) -> None:
     assert read_structured("{:a => b} is Ruby") is None
 
 
+def test_a_toml_document_is_read_by_its_fields(scorer: CragScorer) -> None:
+    dated = read_structured(
+        'answer = "May 16, 2023"\nitems = []\ndocs = [ 2, 4,]\nconfidence = 0.95'
+    )
+    assert dated is not None and dated.answer == "May 16, 2023"
+    listed = read_structured('items = [ "Mirela Costa", "Jonah Pike",]\ndocs = [ 3,]')
+    assert listed is not None and listed.answer == "Mirela Costa, Jonah Pike"
+    declined = 'items = []\ndocs = []\nconfidence = 0.0\nnote = "no document gives the attendance"'
+    assert rules_label(scorer, "41,200", declined, "what was the attendance?") == (
+        "missing",
+        "refusal",
+    )
+    cut = read_structured('answer = "CASI"\ndocs = [ 1, 3,]\nnote = "compa', cut_off=True)
+    assert cut is not None and cut.answer == "CASI"
+    assert read_structured("items = the ones I listed") is None
+
+
 def test_a_haskell_records_show_is_read_by_its_fields(scorer: CragScorer) -> None:
     dated = read_structured(
         'Answer {answer = Just "March 9, 2022", items = [], docs = [2,4], confidence = 0.95,'

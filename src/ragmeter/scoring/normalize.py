@@ -16,6 +16,7 @@ import json
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
+from urllib.parse import unquote_plus
 
 __all__ = [
     "FUNCTION_WORDS",
@@ -24,6 +25,7 @@ __all__ = [
     "answer_sentence",
     "as_bpe_decoded",
     "as_detokenized",
+    "as_form_decoded",
     "as_unescaped",
     "as_written",
     "bracket_labels_as_text",
@@ -801,6 +803,21 @@ def as_detokenized(text: str) -> str:
     return text
 
 
+# A reply saved form-encoded and never decoded ("I+don%27t+know", "May+16%2C+2023"): one run
+# without white space, its spaces written "+", with a "%XX" escape or "+" between two words.
+_FORM_SIGNS = re.compile(r"%[0-9A-Fa-f]{2}|[A-Za-z]\+[A-Za-z]")
+
+
+def as_form_decoded(text: str) -> str:
+    """``text`` read as the form-encoded value it was saved as ("I+don%27t+know" -> "I don't
+    know", "%C2%A34.5+million" -> "£4.5 million"), when it is one run without white space
+    that shows such encoding; any other text as it is ("1+1", "C++")."""
+    stripped = text.strip()
+    if not stripped or re.search(r"\s", stripped) or not _FORM_SIGNS.search(stripped):
+        return text
+    return unquote_plus(stripped)
+
+
 # A reply saved as a JSON string's inside: '\n' for new lines, '\"' for quotes, "\u00e9".
 _JSON_ESCAPE = re.compile(r"\\(?:n|u[0-9a-fA-F]{4})")
 # Any other backslash ("\boxed", "\text", "\("): LaTeX or a path, not a JSON string.
@@ -921,12 +938,13 @@ def without_terminal_codes(text: str) -> str:
 
 def as_written(text: str) -> str:
     """``text`` as its system meant it, before any reading: a terminal's colour codes
-    removed, a printed bytes literal and byte-level BPE symbols decoded, a JSON string's
-    escapes and a chat app's Markdown escapes undone, UTF-8 read as cp1252 repaired,
-    Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y Answer: X", a list's
-    deleted spaces put back, and one copy of a line repeated until the token cap. Each step
-    changes only text that shows its own signature."""
-    text = as_unescaped(as_bpe_decoded(as_bytes_decoded(without_terminal_codes(text))))
+    removed, a form-encoded value, a printed bytes literal and byte-level BPE symbols
+    decoded, a JSON string's escapes and a chat app's Markdown escapes undone, UTF-8 read as
+    cp1252 repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y
+    Answer: X", a list's deleted spaces put back, and one copy of a line repeated until the
+    token cap. Each step changes only text that shows its own signature."""
+    text = as_form_decoded(without_terminal_codes(text))
+    text = as_unescaped(as_bpe_decoded(as_bytes_decoded(text)))
     text = without_markdown_escapes(text)
     text = repaired_mojibake(as_spaced(as_detokenized(text)))
     return without_repeated_lines(bracket_labels_as_text(text))

@@ -133,6 +133,11 @@ _ABSENCE = re.compile(
     r"|pages?|results?|data|information|info|records?|answer|mention|text|chunks?|passages?"
     r"|evidence|snippets?|articles?|references?|reports?|reporting|figures?|match|matches"
     r"|search|searches|context|details|supporting|relevant|clear)\b"
+    # "The text covers the cast and its release.": what the sources hold said in place of
+    # the fact asked, which they lack.
+    r"|^(?:\w+\s+){0,12}?the\s+(?:text|context|documents?|sources?|passages?|pages?|excerpts?)"
+    r"\s+(?:only\s+|mainly\s+|mostly\s+|just\s+)?(?:covers?|discuss(?:es)?|describes?"
+    r"|deals?\s+with|focus(?:es)?\s+on|is\s+about|are\s+about)\b"
 )
 _FIRST_LINE = re.compile(r"\n\s*")
 

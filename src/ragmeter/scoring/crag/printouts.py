@@ -18,6 +18,7 @@ import csv
 import html
 import json
 import re
+import tomllib
 from collections.abc import Callable
 from typing import Any
 
@@ -106,6 +107,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _run_result_fields(prediction)
         # A model's str() before a log line's "answer=..." fields, which it looks like.
         or model_str_fields(prediction)
+        or _toml_fields(prediction, cut_off=cut_off)
         or _key_value_fields(prediction)
         or _csv_fields(prediction, cut_off=cut_off)
         or _xml_fields(prediction)
@@ -175,6 +177,30 @@ def _list_literal(text: str) -> list[Any] | None:
 _KEY_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w]*)\s*=\s*(?P<value>.*?)\s*$", re.DOTALL)
 _KEY_VALUE_SPLIT = re.compile(r"\s*[;|\n]\s*(?=[A-Za-z_]\w*\s*=)")
 _KEY_VALUE_OPENING = re.compile(r"\s*answer\s*=", re.IGNORECASE)
+
+
+# A TOML document a framework wrote with toml.dumps(): "key = value" lines, strings in double
+# quotes, arrays as "[ 2, 4,]", a null field left out. One that opens with an answer or items
+# line is read as fields; the 75-token cut may fall inside its last line.
+_TOML_OPENING = re.compile(r"\s*(?:answer|items|status)\s*=\s*\S")
+
+
+def _toml_fields(text: str, *, cut_off: bool) -> dict[str, Any] | None:
+    """The fields of a TOML document that opens with ``answer =``, ``items =`` or
+    ``status =`` (its last line dropped when the cut left it unreadable), else None."""
+    if not _TOML_OPENING.match(text):
+        return None
+    body = text.strip()
+    try:
+        return tomllib.loads(body)
+    except tomllib.TOMLDecodeError:
+        head, _, _last = body.rpartition("\n")
+        if not cut_off or not head:
+            return None
+    try:
+        return tomllib.loads(head)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def _key_value_fields(text: str) -> dict[str, Any] | None:
