@@ -10,6 +10,7 @@ from ragmeter.errors import DataError
 from ragmeter.scoring.phrases import PhraseSet
 from ragmeter.scoring.refusal import (
     RefusalDetector,
+    covers_only_topics,
     default_detector,
     is_refusal,
     match_refusal,
@@ -202,6 +203,14 @@ def test_a_reply_with_its_spaces_deleted_declines_as_the_phrase() -> None:
     # Only a whole reply, and only a phrase of more than one word, is read so.
     assert not is_refusal("Idon'tknowhim")
     assert not is_refusal("Brazil")
+
+
+def test_a_reply_that_only_says_what_its_sources_cover_declines() -> None:
+    m = match_refusal("The text covers the cast of the film and its release by October Films.")
+    assert m is not None and m.whole
+    assert covers_only_topics("The documents cover the series. They discuss its ratings.")
+    assert not covers_only_topics("The documents cover the series. It premiered in 2022.")
+    assert not is_refusal("Paris is the capital.")
 
 
 def test_a_fallback_that_could_not_put_an_answer_together_declines() -> None:

@@ -436,6 +436,28 @@ def test_an_evidence_list_is_working_before_its_answer_line(scorer: CragScorer) 
     assert read_structured("Evidence: it rained.") is None
 
 
+def test_a_system_2_attention_output_is_read_by_its_answer_line(scorer: CragScorer) -> None:
+    context = (
+        "Unbiased text context (includes all content except user's bias): Roger Federer won 20"
+        " Grand Slam singles titles.\nQuestion/Query (does not include user bias/preference):"
+        " How many has Federer won?\n\n"
+    )
+    done = read_structured(context + "Answer: Roger Federer has won 20 Grand Slam titles.")
+    assert done is not None and done.text == "Roger Federer has won 20 Grand Slam titles."
+    # Cut before its answer line, the context it kept is what it states; the restated
+    # question states nothing.
+    cut = read_structured(context[:150], cut_off=True)
+    assert cut is not None and cut.text == "Roger Federer won 20 Grand Slam singles titles."
+    covered = context.replace(
+        "Roger Federer won 20 Grand Slam singles titles.",
+        "The text covers his 2022 retirement and prize money of $130 million.",
+    )
+    assert rules_label(scorer, "20", covered, "how many has federer won?") == (
+        "missing",
+        "refusal",
+    )
+
+
 def test_a_protocol_buffer_in_text_format_is_read_by_its_fields() -> None:
     listed = read_structured(
         'items: "Coco Gauff"\nitems: "Jessica Pegula"\nstatus: ANSWERED\n'

@@ -18,8 +18,10 @@ from ragmeter.scoring.normalize import normalize_text
 from ragmeter.scoring.phrases import PhraseMatch, PhraseSet, builtin_phrase_file
 
 __all__ = [
+    "COVERS_ONLY_TOPICS",
     "RefusalDetector",
     "RefusalMatch",
+    "covers_only_topics",
     "default_detector",
     "is_refusal",
     "match_refusal",
@@ -160,6 +162,29 @@ class RefusalMatch:
     """True when the whole prediction is the phrase (no other content at all)."""
 
 
+# "The text covers Gen Digital's quarterly revenue and its dividend.": what the sources hold,
+# said in place of the fact asked, which they lack. Every sentence of such a reply says so.
+_SOURCES_COVER = re.compile(
+    r"\W*(?:they|(?:the\s+|these\s+)?(?:retrieved\s+|provided\s+)?(?:text|context|documents?"
+    r"|sources?|passages?|pages?|excerpts?|images?))\s+(?:only\s+|mainly\s+|mostly\s+|just\s+)?"
+    r"(?:covers?|discuss(?:es)?|describes?|deals?\s+with|focus(?:es)?\s+on|(?:is|are)\s+about)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))\s+|\n+")
+# "..., but none mentions a podcast, and Bieber is a man": a clause that says more.
+_FURTHER_CLAUSE = re.compile(r";|\b(?:but|however|although|though|while|yet|whereas)\b", re.I)
+COVERS_ONLY_TOPICS = "says only what its sources cover"
+
+
+def covers_only_topics(text: str) -> bool:
+    """True when every sentence of ``text`` says what its sources cover ("The text covers the
+    cast and its release by October Films."): it states nothing of the world."""
+    sentences = [s for s in _SENTENCE_BREAK.split(text.strip()) if s.strip()]
+    return bool(sentences) and all(
+        _SOURCES_COVER.match(s) and not _FURTHER_CLAUSE.search(s) for s in sentences
+    )
+
+
 class RefusalDetector:
     """Phrase-based refusal detector with hedged-answer exceptions."""
 
@@ -184,6 +209,8 @@ class RefusalDetector:
             # I couldn't find any film with both.": a reply that opens with its verdict
             # answers, whatever it adds.
             return None
+        if covers_only_topics(text):
+            return RefusalMatch(phrase=COVERS_ONLY_TOPICS, whole=True)
         found = self.phrases.search_normalized(norm)
         unlisted = found is None
         found = found or _declined_in_own_words(norm)

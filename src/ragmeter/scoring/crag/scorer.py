@@ -114,6 +114,7 @@ from ragmeter.scoring.normalize import (
     strip_markup,
     without_chat,
 )
+from ragmeter.scoring.refusal import COVERS_ONLY_TOPICS
 from ragmeter.types import Question
 
 __all__ = [
@@ -517,10 +518,11 @@ class CragScorer:
                 answers, without_drafts(cut) if final is not None else cut, question.query
             )
             # The options of a question back ("the Remy Zero track or the BTS single?") are
-            # no guesses.
+            # no guesses, nor are the figures of what its sources cover ("The text covers
+            # its revenue of $962 million").
             if outcome is not None
             and outcome.rule == "refusal"
-            and outcome.detail != ASKS_BACK
+            and outcome.detail not in (ASKS_BACK, COVERS_ONLY_TOPICS)
             # An output whose answer field is empty answers nothing: the figures of its
             # caveat ("based on daily closes from October 2") are no guess it offers.
             and not (structured is not None and not structured.answer)

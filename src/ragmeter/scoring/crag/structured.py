@@ -44,7 +44,7 @@ from ragmeter.scoring.crag.printouts import (
     value_text,
 )
 from ragmeter.scoring.crag.tagged import parse_tagged
-from ragmeter.scoring.crag.working import working_and_reply
+from ragmeter.scoring.crag.working import attended_reply, working_and_reply
 from ragmeter.scoring.refusal import match_refusal
 
 __all__ = ["StructuredReading", "read_structured"]
@@ -216,6 +216,11 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         fields = printed_fields(prediction, cut_off=cut_off)
         if fields is not None:
             return _reading(fields, "")
+        attended = attended_reply(prediction)
+        if attended is not None:
+            return StructuredReading(
+                text=attended, answer=attended, beside="", alternatives=(), candidates_key=None
+            )
         return _read_working_then_reply(prediction, cut_off) or _read_tagged(prediction, cut_off)
     found, trailing, cut_part_way = decoded
     if cut_part_way and cut_off and _field(found, (*ANSWER_KEYS, "status")) is None:

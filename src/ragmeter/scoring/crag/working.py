@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["working_and_reply"]
+__all__ = ["attended_reply", "working_and_reply"]
 
 # gpt-oss's harmony format with its special tokens dropped: "analysis" glued to the
 # reasoning ("analysisWe need ...", "analysis2023 revenue ..."), "assistantfinal" glued to the
@@ -111,3 +111,25 @@ def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | No
     if cut_off and reply:
         return f"{working} {reply}", ""
     return working, reply
+
+
+# System 2 Attention's two steps submitted together: "Unbiased text context (...): <what it
+# kept of the documents>", "Question/Query (...): <the question restated>", then "Answer:
+# <the reply>". The context is kept from the documents for the reply to read; it states what
+# the reply has not yet said, so it is read in the reply's stead only where the cut left no
+# reply. The restated question states nothing.
+_S2A = re.compile(
+    r"\s*Unbiased text context\b[^:\n]*:(?P<context>.*?)"
+    r"(?:\n\s*Question/Query\b[^\n]*(?:\n|$))?(?:\s*\nAnswer:(?P<reply>.*)|\s*$)",
+    re.DOTALL,
+)
+
+
+def attended_reply(prediction: str) -> str | None:
+    """What a System 2 Attention output amounts to: its "Answer:" line, or the context it
+    kept when the cut fell before that line; None for any other text."""
+    m = _S2A.fullmatch(prediction)
+    if m is None:
+        return None
+    reply = (m.group("reply") or "").strip()
+    return reply or m.group("context").strip()
