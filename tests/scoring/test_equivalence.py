@@ -435,6 +435,16 @@ def test_list_items_by_acronym_misspelling_and_sentence() -> None:
         "(bantamweight); the featherweight title has been vacant since 2023.",
     )
     assert ufc is not None and ufc.label == "correct"
+    # A list that is the sentence's subject, before its verb.
+    gold = ["margaret court, chris evert, martina navratilova, steffi graf, and serena williams"]
+    short_of_one = list_outcome(
+        gold,
+        "Margaret Court, Martina Navratilova, Steffi Graf, and Serena Williams have each won"
+        " all four at least twice.",
+    )
+    assert short_of_one is not None and short_of_one.detail.startswith("1 gold item(s) missing")
+    whole = list_outcome(gold, "Court, Evert, Navratilova, Graf and Williams have all done it.")
+    assert whole is not None and whole.label == "correct"
 
 
 def test_a_sentence_golds_stated_list_and_value() -> None:

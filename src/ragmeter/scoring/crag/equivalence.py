@@ -1424,7 +1424,11 @@ def list_outcome(answers: Sequence[str], prediction: str, query: str = "") -> Ru
         return None
     pred = _items(prediction, strip_lead_in=True)
     if not pred or any(len(i) > _MAX_ITEM_WORDS + 2 for i in pred):
-        return None
+        # "A, B, C and D have each won all four": the list is the sentence's subject.
+        subject = _listed_subject(prediction, query)
+        if subject is None:
+            return None
+        pred = _items(subject, strip_lead_in=False)
     common = set.intersection(*(set(g) for g in gold))
     gold_keys = [set(g) - common or set(g) for g in gold]
     if len(pred) == 1:
@@ -1510,6 +1514,19 @@ def stated_list(gold: str, query: str = "") -> str | None:
         # Only names lead a sentence as its list: "in 2019, 2020 and 2021 the team" is none.
         bodies.append(before.group("body").strip())
     return next((b for b in bodies if _is_stated_list(b, shortest)), None)
+
+
+def _listed_subject(prediction: str, query: str) -> str | None:
+    """The list of names a reply's first sentence opens with, before its verb ("A, B, C and
+    D have each won all four" -> "A, B, C and D"), when it is one as `stated_list` reads a
+    gold's; else None."""
+    first = _SENTENCE_END.split(prediction.strip().split("\n\n")[0])[0]
+    before = _LIST_BEFORE_VERB.match(first)
+    if before is None or any(ch.isdigit() for ch in before.group("body")):
+        return None
+    body = before.group("body").strip()
+    shortest = 2 if _PLURAL_ASK & set(tokens(query)) else 3
+    return body if _is_stated_list(body, shortest) else None
 
 
 def _is_stated_list(body: str, shortest: int) -> bool:
