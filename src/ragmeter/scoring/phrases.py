@@ -52,6 +52,8 @@ class PhraseSet:
             for key, phrase in (*self._whole.items(), *self._anywhere.items())
             if " " in key
         }
+        # A clipped phrase is shorter than the longest phrase; longer texts are not tried.
+        self._longest = max((len(k) for k in (*self._whole, *self._anywhere)), default=0)
         alternatives = sorted(self._anywhere, key=len, reverse=True)
         self._pattern: re.Pattern[str] | None = (
             re.compile(r"(?<!\S)(?:" + "|".join(re.escape(a) for a in alternatives) + r")(?!\S)")
@@ -112,7 +114,7 @@ class PhraseSet:
     def _clipped(self, norm: str) -> PhraseMatch | None:
         """A whole text that is a phrase cut inside its last word ("i dont kno": a pipeline
         stripped the reply's closing letters, or a token cap fell there), as the phrase."""
-        if len(norm) < _CLIPPED_MIN_CHARS or " " not in norm:
+        if not _CLIPPED_MIN_CHARS <= len(norm) < self._longest or " " not in norm:
             return None
         for key, phrase in (*self._whole.items(), *self._anywhere.items()):
             if len(key) > len(norm) and key.startswith(norm) and key[len(norm)] != " ":

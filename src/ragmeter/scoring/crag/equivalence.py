@@ -1505,28 +1505,30 @@ def stated_list(gold: str, query: str = "") -> str | None:
     if long_list(gold):
         return None
     shortest = 2 if _PLURAL_ASK & set(tokens(query)) else 3
-    bodies = []
     after = _LIST_LEAD_IN.match(gold)
     if after is not None:
-        bodies.append(gold[after.end() :].strip().rstrip(".").strip())
-    before = _LIST_BEFORE_VERB.match(gold)
-    if before is not None and not any(ch.isdigit() for ch in before.group("body")):
+        body = gold[after.end() :].strip().rstrip(".").strip()
+        if _is_stated_list(body, shortest):
+            return body
+    return _names_before_verb(gold, shortest)
+
+
+def _names_before_verb(sentence: str, shortest: int) -> str | None:
+    """The list of names ``sentence`` opens with, before its verb ("a, b and c have all won
+    ..." -> "a, b and c"), when it is a stated list of ``shortest`` items or more."""
+    before = _LIST_BEFORE_VERB.match(sentence)
+    if before is None or any(ch.isdigit() for ch in before.group("body")):
         # Only names lead a sentence as its list: "in 2019, 2020 and 2021 the team" is none.
-        bodies.append(before.group("body").strip())
-    return next((b for b in bodies if _is_stated_list(b, shortest)), None)
+        return None
+    body = before.group("body").strip()
+    return body if _is_stated_list(body, shortest) else None
 
 
 def _listed_subject(prediction: str, query: str) -> str | None:
     """The list of names a reply's first sentence opens with, before its verb ("A, B, C and
-    D have each won all four" -> "A, B, C and D"), when it is one as `stated_list` reads a
-    gold's; else None."""
+    D have each won all four" -> "A, B, C and D"), as `stated_list` reads a gold's."""
     first = _SENTENCE_END.split(prediction.strip().split("\n\n")[0])[0]
-    before = _LIST_BEFORE_VERB.match(first)
-    if before is None or any(ch.isdigit() for ch in before.group("body")):
-        return None
-    body = before.group("body").strip()
-    shortest = 2 if _PLURAL_ASK & set(tokens(query)) else 3
-    return body if _is_stated_list(body, shortest) else None
+    return _names_before_verb(first, 2 if _PLURAL_ASK & set(tokens(query)) else 3)
 
 
 def _is_stated_list(body: str, shortest: int) -> bool:
