@@ -667,6 +667,30 @@ def test_a_ruby_hashs_inspect_is_read_by_its_fields(scorer: CragScorer) -> None:
     assert read_structured("{:a => b} is Ruby") is None
 
 
+def test_a_clojure_maps_prn_is_read_by_its_fields(scorer: CragScorer) -> None:
+    named = read_structured(
+        '{:answer "Harbour Lights", :note nil, :docs [2 5], :as-of nil, :status :found}'
+    )
+    assert named is not None and named.answer == "Harbour Lights"
+    listed = read_structured('{:answer ["Ines Calder" "Rafe Okonjo"], :note "two", :docs [3]}')
+    assert listed is not None and listed.answer == "Ines Calder, Rafe Okonjo"
+    declined = (
+        '{:answer nil, :note "no page gives the 2022 attendance", :docs [], :as_of nil,'
+        " :status :not_found}"
+    )
+    assert rules_label(scorer, "41,200", declined, "what was the attendance?") == (
+        "missing",
+        "refusal",
+    )
+    # Cut inside a list: the items written in full are kept.
+    cut = read_structured('{:answer ["Ines Calder" "Rafe Okonjo" "Mar', cut_off=True)
+    assert cut is not None and cut.answer == "Ines Calder, Rafe Okonjo"
+    escaped = read_structured('{:answer "The \\"Blue\\" Era", :docs [1]}')
+    assert escaped is not None and escaped.answer == 'The "Blue" Era'
+    assert read_structured("{:answer is what Clojure would print}") is None
+    assert read_structured('{:answer "Rome"} and more') is None
+
+
 def test_a_toml_document_is_read_by_its_fields(scorer: CragScorer) -> None:
     dated = read_structured(
         'answer = "May 16, 2023"\nitems = []\ndocs = [ 2, 4,]\nconfidence = 0.95'

@@ -5,7 +5,7 @@ buffer in text format, ``answer=`` log fields, a CSV block, one XML element, a f
 call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, a Haskell
 record's ``show``, a pydantic model's ``str()``, a PHP array's ``print_r``, an agent run's
 printed result, a pandas DataFrame, DSPy's field markers, an R vector, a Java or C#
-record's ``toString()``, a Ruby hash's ``inspect``.
+record's ``toString()``, a Ruby hash's ``inspect``, a Clojure map's ``prn``.
 `printed_fields` reads each into the fields it gives, named as a JSON object's would be
 (the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
 it reads JSON.
@@ -22,6 +22,7 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from ragmeter.scoring.crag.clojure_print import edn_map_fields
 from ragmeter.scoring.crag.debug_prints import debug_struct_fields
 from ragmeter.scoring.crag.haskell_show import show_record_fields
 from ragmeter.scoring.crag.model_str import model_str_fields
@@ -124,6 +125,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _content_block_fields(prediction, cut_off=cut_off)
         or _js_object_fields(prediction, cut_off=cut_off)
         or _ruby_hash_fields(prediction)
+        or edn_map_fields(prediction)
     )
 
 
