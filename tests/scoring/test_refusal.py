@@ -229,6 +229,24 @@ def test_a_whole_reply_cut_inside_a_phrases_last_word_declines() -> None:
     assert not is_refusal("Not available in stores until 2024")
 
 
+def test_sources_said_to_say_otherwise_than_the_question_correct_it() -> None:
+    # The sources are not silent: they say something else than the question's claim.
+    assert not is_refusal(
+        "The documents do not say that the Harriers ever won the cup; they say the club lost"
+        " both of its finals."
+    )
+    assert not is_refusal(
+        "The context doesn't say that Mara Quist is retired; according to it, she signed a"
+        " new contract in 2023."
+    )
+    assert not is_refusal(
+        "The sources don't say that the album went gold; Document 2 says it sold 80,000 copies."
+    )
+    # Silent sources, with nothing said in their place, decline.
+    assert is_refusal("The documents do not say that the film had another title.")
+    assert is_refusal("The documents don't say. They say nothing on its budget.")
+
+
 def test_builtin_set_is_curated() -> None:
     phrases = default_detector().phrases.phrases
     assert len(phrases) > 100

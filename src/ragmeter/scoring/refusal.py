@@ -42,6 +42,15 @@ _ANSWER_AFTER = re.compile(
 )
 
 
+# "The documents do not say that the Clippers won the Finals; they say the franchise has
+# never reached them": the sources are not silent, they say otherwise than the question's
+# claim, which the reply corrects.
+_SAID_OTHERWISE = re.compile(
+    r"^\s*that\s.*?\b(?:(?:they|it|(?:document|source|passage|result)s?(?:\s\d+)?)"
+    r"\s+(?:says?|shows?|describes?|lists?|mentions?|states?|puts?)|according\s+to\s+(?:it|them))\b"
+)
+
+
 _OPENS_WITH_YES_NO = re.compile(
     r"^\W*(?:(?:yes|no)\s*[.!]|(?:none|zero)\s*[.!:;]\s*\S)", re.IGNORECASE
 )
@@ -217,6 +226,8 @@ class RefusalDetector:
         if found is None:
             return None
         if not found.whole and _hedged_answer(norm, found.start, found.end):
+            return None
+        if _SAID_OTHERWISE.match(norm[found.end :]):
             return None
         if (
             found.start > 0
