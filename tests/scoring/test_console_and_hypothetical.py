@@ -8,6 +8,7 @@ from test_crag_scorer import rules_label
 
 from ragmeter.scoring.crag.console import without_console_noise
 from ragmeter.scoring.crag.hypothetical import read_hypothetical
+from ragmeter.scoring.crag.parser_errors import without_parser_frame
 from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.scoring.crag.truncate import Truncator
 
@@ -87,8 +88,36 @@ def test_a_framework_error_or_an_agent_stopped_at_its_limit_answers_nothing(
         "'charmap' codec can't encode characters in position 12-13: character maps to <undefined>",
     ):
         assert rules_label(scorer, "lapulapu", reply) == ("missing", "refusal")
+    # str() of the KeyError a pipeline's missing "answer" field raised.
+    assert rules_label(scorer, "lapulapu", "'answer'") == ("missing", "refusal")
+    assert rules_label(scorer, "yes", "'Yes'", "is it?")[0] == "correct"
     # Only the error itself: a reply that goes on is read as a reply.
     assert rules_label(scorer, "lapulapu", "Generation failed: it was Lapulapu") != (
         "missing",
         "refusal",
     )
+
+
+_TROUBLESHOOTING = (
+    "\nFor troubleshooting, visit: https://python.langchain.com/docs/troubleshooting/errors/"
+    "OUTPUT_PARSING_FAILURE"
+)
+
+
+def test_an_output_parsers_failure_message_is_read_for_the_output_inside_it(
+    scorer: CragScorer,
+) -> None:
+    inside = '{\n  "reasoning": "Page 2 gives the date.",\n  "answer": "June 4, 1998"\n}'
+    assert without_parser_frame(f"Invalid json output: {inside}{_TROUBLESHOOTING}") == inside
+    # The cut may drop the troubleshooting line; the opening alone shows the frame.
+    assert without_parser_frame(f"Invalid json output: {inside}") == inside
+    assert without_parser_frame("The output was invalid json output.") == (
+        "The output was invalid json output."
+    )
+    answered = f"Invalid json output: Here is the JSON:\n\n{inside}{_TROUBLESHOOTING}"
+    assert rules_label(scorer, "june 4, 1998", answered, "when was it?")[0] == "correct"
+    declined = (
+        'Invalid json output: {\n  "reasoning": "No page gives it.",\n  "answer": "I don\'t'
+        f' know"\n}}{_TROUBLESHOOTING}'
+    )
+    assert rules_label(scorer, "june 4, 1998", declined, "when was it?") == ("missing", "refusal")

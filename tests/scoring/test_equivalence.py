@@ -6,6 +6,7 @@ import pytest
 
 from ragmeter.scoring.crag.equivalence import (
     affirmation_outcome,
+    clipped_gold_outcome,
     code_outcome,
     comparison_outcome,
     contradicted_values,
@@ -435,6 +436,12 @@ def test_list_items_by_acronym_misspelling_and_sentence() -> None:
         "(bantamweight); the featherweight title has been vacant since 2023.",
     )
     assert ufc is not None and ufc.label == "correct"
+    yearly = list_outcome(
+        ["norway, sweden, finland"],
+        "The three are Norway, Sweden and Finland; in 2021, Norway exported about 20 TWh,"
+        " Sweden about 25 TWh and Finland about 5 TWh.",
+    )
+    assert yearly is not None and yearly.label == "correct"
     # A list that is the sentence's subject, before its verb.
     gold = ["margaret court, chris evert, martina navratilova, steffi graf, and serena williams"]
     short_of_one = list_outcome(
@@ -835,3 +842,15 @@ def test_a_title_setting_the_options_against_each_other_is_not_the_pick() -> Non
     assert out is not None and out.label == "correct"
     wrong = comparison_outcome(query, gold, "Drake vs. Taylor Swift.\n\nDrake has more plays.")
     assert wrong is not None and wrong.label == "incorrect"
+
+
+def test_a_reply_cut_at_a_columns_width_inside_the_gold_is_the_gold() -> None:
+    gold = ["the long walk home: letters from the front"]
+    clipped = clipped_gold_outcome(gold, "The Long Walk Home: Lett")
+    assert clipped is not None and clipped.label == "correct" and clipped.rule == "clipped_gold"
+    # Whole words only, too little of the cut word, one word, another title, a list gold: no.
+    assert clipped_gold_outcome(gold, "The Long Walk Home") is None
+    assert clipped_gold_outcome(gold, "The Long Walk Home: Le") is None
+    assert clipped_gold_outcome(gold, "The Long Wa") is None
+    assert clipped_gold_outcome(gold, "The Long Walk Back") is None
+    assert clipped_gold_outcome(["pfizer, amgen and merck"], "Pfizer, Amgen an") is None

@@ -56,6 +56,7 @@ __all__ = [
     "affirmation_outcome",
     "answered_figures",
     "asks_for_score",
+    "clipped_gold_outcome",
     "code_outcome",
     "comparison_outcome",
     "corrects_question",
@@ -1147,6 +1148,34 @@ def restated_with_gold(query: str, answers: Sequence[str], prediction: str) -> R
     return RuleOutcome("correct", "opens_with_gold", f"the question restated around {answers[0]}")
 
 
+# A column of fixed width keeps a reply's first characters: "O.J.: Made in Americ" (20).
+_CLIPPED_REPLY_CHARS = (12, 40)
+_CLIPPED_WORD_CHARS = 3
+
+
+def clipped_gold_outcome(answers: Sequence[str], prediction: str) -> RuleOutcome | None:
+    """Correct when a short reply is a one-item gold's opening words, cut inside a word as a
+    database column of fixed width cuts what is stored in it ("Common Threads: Stor" for
+    "Common Threads: Stories from the Quilt"): two whole words or more, then the cut one
+    kept to three letters or more, twelve characters in all or more. A list gold is left to
+    the list rules, which count what the cut lost."""
+    plain = prediction.strip()
+    shortest, longest = _CLIPPED_REPLY_CHARS
+    if not shortest <= len(plain) <= longest or "\n" in plain or not plain[-1:].isalnum():
+        return None
+    said = tokens(plain)
+    if len(said) < 3 or len(said[-1]) < _CLIPPED_WORD_CHARS:
+        return None
+    for gold in answers:
+        words = tokens(gold)
+        if len(split_items(gold)) != 1 or len(words) < len(said):
+            continue
+        cut = words[len(said) - 1]
+        if words[: len(said) - 1] == said[:-1] and cut != said[-1] and cut.startswith(said[-1]):
+            return RuleOutcome("correct", "clipped_gold", f"{gold} cut after {len(plain)} chars")
+    return None
+
+
 # "&" joins words of one title or name ("Fast & Furious 6", "Simon & Garfunkel"): no split.
 # " + " joins items like "plus" ("Point guard + Center"); between figures it is a sum.
 # " | " and " / " join them as a fragment printer does ("Court | Evert | Graf").
@@ -1202,7 +1231,12 @@ _MAX_LIST_WORDS = 80
 
 
 _SENTENCE_END = re.compile(r"(?<=[\w)\"'\u201d\u2019][\w)\"'\u201d\u2019])\.\s+(?=[A-Z\"\u201c])")
-_CLAUSE_AFTER_SEMICOLON = re.compile(r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b)")
+_CLAUSE_AFTER_SEMICOLON = re.compile(
+    r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b"
+    # "...; in 2022, China generated about 8,849 TWh": a clause set in a year.
+    r"|(?:in|as of|by|since|during|through)\s+(?:\S+\s+){0,2}?(?:19|20)\d\d\b)",
+    re.IGNORECASE,
+)
 
 
 _BULLET = re.compile(r"^[ \t]*[-\u2022*][ \t]+(?P<line>.+)$", re.MULTILINE)

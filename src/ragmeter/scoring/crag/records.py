@@ -70,6 +70,7 @@ RuleName = Literal[
     "score",
     "restates_question",
     "opens_with_gold",
+    "clipped_gold",
     "answer_past_cut",
     "unmatched_rules_only",
 ]
@@ -106,6 +107,8 @@ RuleName = Literal[
   (missing).
 - ``opens_with_gold``: a sentence opens with the gold name as its subject ("Lynn Shelton
   directed it."), with no denial, doubt, qualifier or second name (correct).
+- ``clipped_gold``: a short reply is the gold's opening words cut inside a word, as a column of
+  fixed width stores it ("O.J.: Made in Americ"): correct.
 - ``answer_past_cut``: the 75-token cut fell where the prediction was about to give the figure
   it worked towards ("That makes an average of"), or inside a JSON object before its answer
   field; the figures before are working (missing).

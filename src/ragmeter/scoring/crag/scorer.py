@@ -38,6 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, get_args
 
 from ragmeter.scoring.crag.arithmetic import arithmetic_as_result
+from ragmeter.scoring.crag.bilingual import without_translation
 from ragmeter.scoring.crag.chinese import chinese_as_english
 from ragmeter.scoring.crag.confidence import ConfidenceReading, read_confidence
 from ragmeter.scoring.crag.console import without_console_noise
@@ -51,6 +52,7 @@ from ragmeter.scoring.crag.equivalence import (
     affirmation_outcome,
     answered_figures,
     asks_for_score,
+    clipped_gold_outcome,
     contradicted_values,
     gold_values,
     guessed_values,
@@ -67,6 +69,7 @@ from ragmeter.scoring.crag.equivalence import (
 from ragmeter.scoring.crag.hypothetical import read_hypothetical
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
+from ragmeter.scoring.crag.parser_errors import without_parser_frame
 from ragmeter.scoring.crag.program import read_program, read_sql_chain
 from ragmeter.scoring.crag.records import ScoredSample
 from ragmeter.scoring.crag.rendered import as_rendered
@@ -184,6 +187,8 @@ _JUDGED_RULES = frozenset({None, "unmatched_rules_only"})
 _CLIENT_ERROR = re.compile(
     r"\s*(?:Error code: [45]\d\d - \{|Generation failed: [A-Za-z]+\s*$"
     r"|Max turns \(\d+\) exceeded\s*$"
+    # str() of the KeyError a reply's missing field raised: "'answer'".
+    r"|'(?:answer|final_answer|output|result|response|text|content|choices)'\s*$"
     r"|'[\w-]+' codec can't (?:en|de)code (?:character|byte)s? .{0,80}?in position \d+)"
 )
 
@@ -195,21 +200,21 @@ _TOOL_CALL_ONLY = re.compile(
 
 
 def read_plainly(prediction: str, answers: Sequence[str]) -> str:
-    """The prediction as the rules and judges read it: without a chat reply's pleasantries
-    ("Great question!", "Let me know if you'd like more!"), without source markers, whose digits
-    are no figure of the answer ("16 [1]" is 16), without Markdown ("**Paris**", "1. Paris",
-    a closing "Sources:" line), HTML tags or LaTeX (a box read as the final answer), with
-    figures said as words in digits ("nineteen ninety-five" is 1995), European figures and
-    dates as US ones ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a
-    ticker of the company the gold names as its name ("BA" is Boeing), an answer from memory
-    without the decline before it ("The context does not say; based on general knowledge, X"
-    is X) and Chinese or Spanish
-    figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million,
-    "28 de junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 -
-    1987 = 37 years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is
-    Jeff Mangum), all after the text is read as written (`normalize.as_written`: "JuneĠ4",
-    "hadnâ€™t", "I do n't know" ...)."""
-    text = strip_markup(as_rendered(as_written(prediction)))
+    """The prediction as the rules and judges read it: without a chat reply's pleasantries ("Great
+    question!", "Let me know if you'd like more!"), without source markers, whose digits are no
+    figure of the answer ("16 [1]" is 16), without Markdown ("**Paris**", "1. Paris", a closing
+    "Sources:" line), HTML tags or LaTeX (a box read as the final answer), with figures said as
+    words in digits ("nineteen ninety-five" is 1995), European figures and dates as US ones
+    ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a ticker of the company
+    the gold names as its name ("BA" is Boeing), an answer from memory without the decline
+    before it ("The context does not say; based on general knowledge, X" is X), a French
+    translation beside the English (`bilingual.without_translation`) and Chinese or Spanish
+    figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million, "28 de
+    junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 - 1987 = 37
+    years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is Jeff Mangum),
+    all after the text is read as written (`normalize.as_written`: "JuneĠ4", "hadnâ€™t", "I do
+    n't know" ...)."""
+    text = strip_markup(as_rendered(without_translation(as_written(prediction))))
     text = chinese_as_english(strip_citation_markers(without_chat(answered_from_memory(text))))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
@@ -362,7 +367,9 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
-        cut = without_console_noise(without_stop_token(without_run_on_turn(cut)))
+        cut = without_parser_frame(
+            without_console_noise(without_stop_token(without_run_on_turn(cut)))
+        )
         if not cut:
             # "Loading checkpoint shards: 100%|██████████| 4/4 ...": what the libraries
             # printed before the reply filled the cut.
@@ -640,6 +647,7 @@ class CragScorer:
             or opening_outcome(question.query, answers, said)
             or affirmation_outcome(question.query, answers, said)
             or restated_with_gold(question.query, answers, said)
+            or clipped_gold_outcome(answers, said)
         )
         if settled is not None:
             return _ruled(common, settled)
