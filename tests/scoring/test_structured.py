@@ -171,6 +171,13 @@ def test_figures_beside_the_answer_that_restate_the_gold_wrongly(scorer: CragSco
     # Figures that add up to the answer are its detail, as in a sentence.
     reply = '{"answer": 165, "evidence": "It has 163 floors above ground and 2 below."}'
     assert _label(scorer, "165", reply, "how many floors does it have?")[0] == "correct"
+    # The answer's own figures are its rules' to judge: the other side of a score is no
+    # detail beside it.
+    query = "what was the final score of the hawks' game on 2023-03-02?"
+    reply = '{"answer": "Bulls 101, Hawks 88", "note": "won the series 4-2"}'
+    assert _label(scorer, "88", reply, query) == ("correct", "score")
+    reply = '{"answer": "Bulls 101, Hawks 88", "note": "the Hawks scored 91 in Game 3"}'
+    assert _label(scorer, "88", reply, query) == ("incorrect", "different_value")
 
 
 def test_a_reason_that_declines_is_the_whole_reply() -> None:

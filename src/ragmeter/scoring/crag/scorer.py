@@ -268,8 +268,14 @@ def contradicted_beside(
     # Read as the answer followed by its detail, so figures that add up to the answer ("163
     # floors above ground and 2 below" beside 165) are detail of an answer that states the
     # gold's figure first, as in a sentence.
+    score = asks_for_score(query)
     said = read_plainly(f"{structured.answer}. {structured.beside}", answers)
-    wrong = contradicted_values(answers[0], said, score=asks_for_score(query), query=query)
+    wrong = contradicted_values(answers[0], said, score=score, query=query)
+    # The answer's own figures are the answer's rules' to judge ("Knicks 106, Cavaliers 95"
+    # holds the gold's 95 as one side of a score), not detail beside it.
+    own = read_plainly(structured.answer, answers)
+    answered = {v.text for v in contradicted_values(answers[0], own, score=score, query=query)}
+    wrong = [v for v in wrong if v.text not in answered]
     if not wrong:
         return None
     shown = ", ".join(v.text for v in wrong)
