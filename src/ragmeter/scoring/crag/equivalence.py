@@ -1231,12 +1231,21 @@ _MAX_LIST_WORDS = 80
 
 
 _SENTENCE_END = re.compile(r"(?<=[\w)\"'\u201d\u2019][\w)\"'\u201d\u2019])\.\s+(?=[A-Z\"\u201c])")
-_CLAUSE_AFTER_SEMICOLON = re.compile(
-    r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b"
-    # "...; in 2022, China generated about 8,849 TWh": a clause set in a year.
-    r"|(?:in|as of|by|since|during|through)\s+(?:\S+\s+){0,2}?(?:19|20)\d\d\b)",
-    re.IGNORECASE,
+_CLAUSE_AFTER_SEMICOLON = re.compile(r";\s+(?=[^;]*\b(?:is|are|was|were|has|have|had)\b)")
+# "China, the United States and India; in 2022, China generated about 8,849 TWh": a clause
+# set in a year.
+_YEAR_CLAUSE = re.compile(
+    r";\s+(?:in|as of|by|since|during|through)\s+(?:\S+\s+){0,2}?(?:19|20)\d\d\b", re.IGNORECASE
 )
+
+
+def _before_year_clause(body: str) -> str:
+    """``body`` up to a clause set in a year after a semicolon, when a list comes before it
+    (one may as well follow it: "It is the last four; in 2023 it was A, B, C and D")."""
+    m = _YEAR_CLAUSE.search(body)
+    if m is None or len(split_items(body[: m.start()])) < 2:
+        return body
+    return body[: m.start()]
 
 
 _BULLET = re.compile(r"^[ \t]*[-\u2022*][ \t]+(?P<line>.+)$", re.MULTILINE)
@@ -1357,7 +1366,7 @@ def _items(text: str, *, strip_lead_in: bool) -> list[tuple[str, ...]]:
     # The first sentence only; "1. Maddox 2. Pax" is one numbered list, not three sentences.
     body = _SENTENCE_END.split(body)[0]
     # "...; the featherweight title has been vacant since 2023": a new clause, not an item.
-    body = _CLAUSE_AFTER_SEMICOLON.split(body)[0]
+    body = _before_year_clause(_CLAUSE_AFTER_SEMICOLON.split(body)[0])
     body = _before_relative(_PARENS.sub(" ", _BRACKETED_NUMBER.sub("\n", body)))
     if strip_lead_in:
         # "... includes five films: a, b, c": the lead-in runs to its colon.
