@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, closed_string
 
 __all__ = ["edn_map_fields"]
 
@@ -48,9 +48,7 @@ class _Reader(TokenStream):
         """One EDN value: a string, number, keyword, constant, collection or map."""
         kind, raw = self.take()
         if kind == "string":
-            if len(raw) < 2 or not raw.endswith('"') or raw.endswith('\\"'):
-                raise PrintCut  # a string the cut stopped part-way
-            return json.loads(raw, strict=False)
+            return json.loads(f'"{closed_string(raw)}"', strict=False)
         if kind == "number":
             return raw.rstrip("M")
         if kind == "keyword":

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, closed_string
 
 __all__ = ["show_record_fields"]
 
@@ -48,9 +48,7 @@ class _Reader(TokenStream):
         a constructor's name alone."""
         kind, raw = self.take()
         if kind == "string":
-            if len(raw) < 2 or not raw.endswith('"') or raw.endswith('\\"'):
-                raise PrintCut  # a string the cut stopped part-way
-            return _ESCAPE.sub(_unescaped, raw[1:-1])
+            return _ESCAPE.sub(_unescaped, closed_string(raw))
         if kind == "number":
             return raw
         if raw == "[":

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PrintCut", "TokenStream"]
+__all__ = ["PrintCut", "TokenStream", "closed_string"]
 
 
 class PrintCut(Exception):
     """The print ended before the value being read did."""
+
+
+def closed_string(raw: str) -> str:
+    """What a quoted string token holds between its quotes; `PrintCut` when the cut stopped
+    the string part-way (no closing quote, or only an escaped one)."""
+    if len(raw) < 2 or not raw.endswith('"') or raw.endswith('\\"'):
+        raise PrintCut
+    return raw[1:-1]
 
 
 class TokenStream:
