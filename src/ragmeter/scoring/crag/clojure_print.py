@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, closed_string
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, closed_string, read_to_end
 
 __all__ = ["edn_map_fields"]
 
@@ -93,12 +93,6 @@ def edn_map_fields(text: str) -> dict[str, Any] | None:
     reader = _Reader(text)
     reader.take()  # "{"
     found: dict[str, Any] = {}
-    try:
-        reader.fields(found)
-    except PrintCut:
-        pass  # a field cut part-way is not kept
-    except (ValueError, json.JSONDecodeError):
-        return None
-    if reader.peek() is not None:
-        return None  # text after the map
+    if read_to_end(reader, lambda: reader.fields(found)) is None:
+        return None  # no map, or text after it
     return found or None

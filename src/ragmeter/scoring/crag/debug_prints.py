@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream
+from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, read_to_end
 
 __all__ = ["debug_struct_fields"]
 
@@ -107,16 +107,11 @@ def debug_struct_fields(text: str) -> dict[str, Any] | None:
     reader.take()  # the struct's name
     reader.take()  # "{" or "("
     found: dict[str, Any] = {}
-    cut = False
-    try:
-        reader.fields(found, close="}" if opening.group("brace") else ")")
-    except PrintCut:
-        # A field cut part-way is not kept: "text: Some(\"Walter" was never finished.
-        cut = True
-    except ValueError:
-        return None
-    if reader.peek() is not None:
-        return None  # prose after the print
+    # A field cut part-way is not kept: "text: Some(\"Walter" was never finished.
+    close = "}" if opening.group("brace") else ")"
+    cut = read_to_end(reader, lambda: reader.fields(found, close=close))
+    if cut is None:
+        return None  # no such print, or prose after it
     answer = next((found[k] for k in _ANSWER_FIELDS if found.get(k) not in (None, [], "")), None)
     fields = {k: v for k, v in found.items() if k not in _ANSWER_FIELDS + _STATUS_FIELDS}
     status = next((found[k] for k in _STATUS_FIELDS if k in found), None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ragmeter.scoring.crag.print_tokens import PrintCut, TokenStream, closed_string
+from ragmeter.scoring.crag.print_tokens import TokenStream, closed_string, read_to_end
 
 __all__ = ["show_record_fields"]
 
@@ -107,14 +107,8 @@ def show_record_fields(text: str) -> dict[str, Any] | None:
     reader.take()  # the record's constructor
     reader.take()  # "{"
     found: dict[str, Any] = {}
-    try:
-        reader.fields(found)
-    except PrintCut:
-        pass  # a field cut part-way is not kept
-    except ValueError:
-        return None
-    if reader.peek() is not None:
-        return None  # text after the record
+    if read_to_end(reader, lambda: reader.fields(found)) is None:
+        return None  # no record, or text after it
     for key in _STATUS_FIELDS:
         status = found.get(key)
         if isinstance(status, dict) and "given" in status:

@@ -9,8 +9,9 @@ as `PrintCut` when they take past its end.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-__all__ = ["PrintCut", "TokenStream", "closed_string"]
+__all__ = ["PrintCut", "TokenStream", "closed_string", "read_to_end"]
 
 
 class PrintCut(Exception):
@@ -51,3 +52,18 @@ class TokenStream:
             raise PrintCut
         self.at += 1
         return token
+
+
+def read_to_end(reader: TokenStream, fill: Callable[[], object]) -> bool | None:
+    """Runs ``fill``, which reads a print's fields from ``reader``: True when the cut stopped
+    the print part-way (the field it was in is not kept), False when it was read whole, None
+    when the text is no such print (a token out of place, or text after the print)."""
+    try:
+        fill()
+    except PrintCut:
+        cut = True
+    except ValueError:
+        return None
+    else:
+        cut = False
+    return None if reader.peek() is not None else cut

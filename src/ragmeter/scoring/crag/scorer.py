@@ -271,11 +271,12 @@ def contradicted_beside(
     score = asks_for_score(query)
     said = read_plainly(f"{structured.answer}. {structured.beside}", answers)
     wrong = contradicted_values(answers[0], said, score=score, query=query)
-    # The answer's own figures are the answer's rules' to judge ("Knicks 106, Cavaliers 95"
-    # holds the gold's 95 as one side of a score), not detail beside it.
-    own = read_plainly(structured.answer, answers)
-    answered = {v.text for v in contradicted_values(answers[0], own, score=score, query=query)}
-    wrong = [v for v in wrong if v.text not in answered]
+    if wrong:
+        # The answer's own figures are the answer's rules' to judge ("Knicks 106, Cavaliers
+        # 95" holds the gold's 95 as one side of a score), not detail beside it.
+        own = read_plainly(structured.answer, answers)
+        answered = {v.text for v in contradicted_values(answers[0], own, score=score, query=query)}
+        wrong = [v for v in wrong if v.text not in answered]
     if not wrong:
         return None
     shown = ", ".join(v.text for v in wrong)
