@@ -66,6 +66,7 @@ from ragmeter.scoring.crag.equivalence import (
     unknown_outcome,
     yes_no_gold,
 )
+from ragmeter.scoring.crag.graph_trace import without_graph_trace
 from ragmeter.scoring.crag.hypothetical import read_hypothetical
 from ragmeter.scoring.crag.judge import Judge, decide, judge_against_golds
 from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
@@ -374,12 +375,14 @@ class CragScorer:
         flagged = manipulation_sample(cut, common)
         if flagged is not None:
             return flagged
-        cut = without_parser_frame(
-            without_console_noise(without_stop_token(without_run_on_turn(cut)))
+        cut = without_graph_trace(
+            without_parser_frame(
+                without_console_noise(without_stop_token(without_run_on_turn(cut)))
+            )
         )
         if not cut:
-            # "Loading checkpoint shards: 100%|██████████| 4/4 ...": what the libraries
-            # printed before the reply filled the cut.
+            # "Loading checkpoint shards: 100%|██████████| 4/4 ...", "---RETRIEVE---": what
+            # the libraries or the agent's graph printed before the reply filled the cut.
             return ScoredSample(
                 **common,
                 label="missing",
@@ -455,6 +458,13 @@ class CragScorer:
                     "rule": "answer_past_cut",
                     "rule_detail": "the text stops before its answer: working or a lead-in",
                 }
+            )
+        if structured is not None and structured.doubt and sample.label == "correct":
+            # "x-confidence: medium" over "x-note: film is set in World War II, not World
+            # War I" and a body past the cut: the note answers, and the service says it is
+            # not sure of it. A note that answers nothing ("single source") stays missing.
+            return sample.model_copy(
+                update={"label": "incorrect", "rule": "hedge", "rule_detail": structured.doubt}
             )
         return sample
 

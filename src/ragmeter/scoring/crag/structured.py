@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmeter.scoring.crag.confidence import read_confidence
+from ragmeter.scoring.crag.http_response import HttpResponse, read_http_response
 from ragmeter.scoring.crag.printouts import (
     ANSWER_KEYS,
     CANDIDATE_KEYS,
@@ -43,6 +45,8 @@ from ragmeter.scoring.crag.printouts import (
     printed_fields,
     value_text,
 )
+from ragmeter.scoring.crag.prolog_toplevel import toplevel_fields
+from ragmeter.scoring.crag.source_lines import read_source_lines
 from ragmeter.scoring.crag.tagged import parse_tagged
 from ragmeter.scoring.crag.working import attended_reply, working_and_reply
 from ragmeter.scoring.refusal import match_refusal
@@ -83,6 +87,10 @@ class StructuredReading:
     """The cut stopped before the answer element after a tagged output's working was
     written in full: ``text`` is that working (and the answer's first words), which gives
     an answer only where it states one itself."""
+    doubt: str = ""
+    """A confidence below the rubric's bar stated apart from ``text`` (an HTTP response's
+    ``x-confidence`` header over a body past the cut), as written: it hedges whatever answer
+    ``text`` is found to give, and leaves a text that gives none as it is."""
 
 
 _HEADLESS_OBJECT = re.compile(r'"[A-Za-z_][\w ]*"\s*:\s*(?:"|null\b|true\b|false\b|-?\d|\[|\{)')
@@ -210,6 +218,27 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
     arguments, knowledge-graph triples nor a well-formed tagged output
     (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
     limit, so a reply after the thinking may be cut short too."""
+    response = read_http_response(prediction)
+    if response is not None:
+        return _read_http(response)
+    toplevel = toplevel_fields(prediction, cut_off=cut_off)
+    if toplevel is not None and "answer" not in toplevel and "found" not in toplevel:
+        # "?- market_cap(nwgl, ...), (A > B -> X = nwgl ; X = mficl).\nA = 177430000,\nB
+        # = 1080000000,": the cut fell before the binding the query was written to find.
+        return StructuredReading(
+            text="", answer="", beside="", alternatives=(), candidates_key=None,
+            cut_before_answer=True,
+        )  # fmt: skip
+    if toplevel is not None:
+        return _reading(toplevel, "")
+    per_source = read_source_lines(prediction)
+    if per_source is not None:
+        # "Pages: Undefeated\nMemory: Searching for Sugar Man": two answers, alternatives.
+        other = per_source.other
+        return StructuredReading(
+            text=per_source.answer or "No answer.", answer=per_source.answer, beside="",
+            alternatives=(other,) if other else (), candidates_key=per_source.other_label,
+        )  # fmt: skip
     decoded = _decode(prediction)
     if decoded is None or not decoded[0]:
         # No JSON object with fields ("{Answer:[...] ...}" opens with a brace too).
@@ -231,6 +260,39 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
             cut_before_answer=True,
         )  # fmt: skip
     return _reading(found, trailing) if found else None
+
+
+def _read_http(response: HttpResponse) -> StructuredReading:
+    """The reply an HTTP response amounts to: its body, read with the service's own headers
+    as fields beside it; none for an error status (FastAPI's 404 ``{"detail": "No answer
+    found ..."}``, a 500). Cut before the body, a note header is all it states, and it
+    answers only where it says so itself; with no note, the cut holds no answer."""
+    fields: dict[str, Any] = dict(response.fields)
+    body = response.body
+    if body is None:
+        note = fields.get("note", "")
+        if not note:
+            return StructuredReading(
+                text="", answer="", beside="", alternatives=(), candidates_key=None,
+                cut_before_answer=True,
+            )  # fmt: skip
+        stated = fields.get("confidence", "")
+        confidence = read_confidence(f"confidence: {stated}") if stated else None
+        return StructuredReading(
+            text=note, answer=note, beside="", alternatives=(), candidates_key=None,
+            working_only=True,
+            doubt=f"x-confidence: {stated}" if confidence and confidence.unsure else "",
+        )  # fmt: skip
+    decoded = _decode(body)
+    if decoded is not None and decoded[0]:
+        # {"detail": "No answer found in the provided documents"}: FastAPI's error body.
+        fields.update(decoded[0])
+    elif body:
+        fields["answer"] = body
+    if response.failed:
+        detail = next((v for k, v in fields.items() if k in ("detail", "answer")), None)
+        fields = {"answer": None, "reason": value_text(detail) if detail else None}
+    return _reading(fields, "")
 
 
 def _read_working_then_reply(prediction: str, cut_off: bool) -> StructuredReading | None:
