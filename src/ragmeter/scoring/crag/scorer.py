@@ -73,6 +73,7 @@ from ragmeter.scoring.crag.locale_formats import locale_figures_as_us
 from ragmeter.scoring.crag.parser_errors import without_parser_frame
 from ragmeter.scoring.crag.program import read_program, read_sql_chain
 from ragmeter.scoring.crag.records import ScoredSample
+from ragmeter.scoring.crag.reflexion import read_reflexion
 from ragmeter.scoring.crag.rendered import as_rendered
 from ragmeter.scoring.crag.rules import (
     RuleOutcome,
@@ -90,6 +91,7 @@ from ragmeter.scoring.crag.screen import (
 )
 from ragmeter.scoring.crag.spanish import spanish_as_english
 from ragmeter.scoring.crag.spoken import spoken_numbers_as_digits
+from ragmeter.scoring.crag.stemmed import stems_as_gold_words
 from ragmeter.scoring.crag.structured import (
     StructuredReading,
     read_structured,
@@ -209,13 +211,15 @@ def read_plainly(prediction: str, answers: Sequence[str]) -> str:
     ("5,33" is 5.33, "10/03/2024" is 10 March when the gold says so) and a ticker of the company
     the gold names as its name ("BA" is Boeing), an answer from memory without the decline
     before it ("The context does not say; based on general knowledge, X" is X), a French
-    translation beside the English (`bilingual.without_translation`) and Chinese or Spanish
+    translation beside the English (`bilingual.without_translation`), a stemmed span in the
+    gold's words ("treati of ghent" is "treaty of ghent"), Chinese or Spanish
     figures, dates, declines and denials in English ("约2.3亿美元" is about $230 million, "28 de
     junio de 1926" is June 28, 1926) and inline arithmetic read as its result ("2024 - 1987 = 37
     years" is 37 years), and names written in capitals as names ("JEFF MANGUM" is Jeff Mangum),
     all after the text is read as written (`normalize.as_written`: "JuneĠ4", "hadnâ€™t", "I do
     n't know" ...)."""
     text = strip_markup(as_rendered(without_translation(as_written(prediction))))
+    text = stems_as_gold_words(text, answers)
     text = chinese_as_english(strip_citation_markers(without_chat(answered_from_memory(text))))
     text = spanish_as_english(text, answers)
     text = arithmetic_as_result(locale_figures_as_us(spoken_numbers_as_digits(text), answers))
@@ -359,6 +363,10 @@ class CragScorer:
             "truncated": truncated,
         }
         cut = without_stop_token(cut)
+        # "Trial 1: X\nEvaluator: PASS": a self-critique loop's log. Its evaluator is the
+        # pipeline's own, and its verdict is no word to the grader: the screen reads the log
+        # without that label, the rules and judges the answer the log gives.
+        log = read_reflexion(cut)
         if _CLIENT_ERROR.match(cut):
             # "Error code: 400 - {'object': 'error', 'message': "This model's maximum
             # context length is 8192 tokens. ..."}": a client's exception written in place
@@ -372,9 +380,11 @@ class CragScorer:
             return ScoredSample(
                 **common, label="missing", rule="refusal", rule_detail="a tool call, no answer"
             )
-        flagged = manipulation_sample(cut, common)
+        flagged = manipulation_sample(cut if log is None else log.unlabelled, common)
         if flagged is not None:
             return flagged
+        if log is not None:
+            cut = log.answer
         cut = without_graph_trace(
             without_parser_frame(
                 without_console_noise(without_stop_token(without_run_on_turn(cut)))
