@@ -18,7 +18,10 @@ Tagged output (``<answer>5</answer><evidence>...</evidence>``, a reply after ``<
 </think>``) is read the same way, its elements as the object's fields, and so is a
 function-calling pipeline's final call printed as text
 (``submit_answer(answer=None, found=False, reason=...)``), its keyword arguments as the
-fields.
+fields. So are a whole HTTP response (its body the answer, a service's ``x-`` headers the
+fields beside it; `ragmeter.scoring.crag.http_response`), a Prolog toplevel transcript
+(`ragmeter.scoring.crag.prolog_toplevel`) and an answer line per source probed ("Pages: X" /
+"Memory: Y"; `ragmeter.scoring.crag.source_lines`).
 """
 
 from __future__ import annotations
@@ -215,16 +218,17 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
     """The plain reply a structured output amounts to, or None when ``prediction`` opens with
     neither a JSON object, a list literal, a YAML block, ``answer=`` fields, a CSV block with
     an ``answer`` column, one XML element with attributes, one function call with keyword
-    arguments, knowledge-graph triples nor a well-formed tagged output
-    (`ragmeter.scoring.crag.tagged`). ``cut_off``: the prediction was cut by the 75-token
-    limit, so a reply after the thinking may be cut short too."""
+    arguments, knowledge-graph triples, an HTTP response, a Prolog transcript, answer lines
+    per source nor a well-formed tagged output (`ragmeter.scoring.crag.tagged`).
+    ``cut_off``: the prediction was cut by the 75-token limit, so a reply after the thinking
+    may be cut short too."""
     response = read_http_response(prediction)
     if response is not None:
         return _read_http(response)
     toplevel = toplevel_fields(prediction, cut_off=cut_off)
     if toplevel is not None and "answer" not in toplevel and "found" not in toplevel:
         # "?- market_cap(nwgl, ...), (A > B -> X = nwgl ; X = mficl).\nA = 177430000,\nB
-        # = 1080000000,": the cut fell before the binding the query was written to find.
+        # = 10800": the cut fell before the binding the query was written to find.
         return StructuredReading(
             text="", answer="", beside="", alternatives=(), candidates_key=None,
             cut_before_answer=True,
