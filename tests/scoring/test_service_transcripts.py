@@ -1,6 +1,7 @@
 """Replies submitted as a transcript of what served them: a whole HTTP response, a graph
 agent's printed trace, a Prolog toplevel session, one answer line per source probed, a
-self-critique loop's log, a logfmt line, a stemmed span."""
+self-critique loop's log, a logfmt line, a Julia struct's show, a stemmed span, styled
+Unicode letters."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ragmeter.llm.protocol import GenerationSettings
 from ragmeter.scoring.crag.graph_trace import without_graph_trace
 from ragmeter.scoring.crag.http_response import read_http_response
 from ragmeter.scoring.crag.judge import LLMJudge
+from ragmeter.scoring.crag.julia_show import julia_show_fields
 from ragmeter.scoring.crag.logfmt import logfmt_fields
 from ragmeter.scoring.crag.prolog_toplevel import term_text, toplevel_fields
 from ragmeter.scoring.crag.reflexion import ReflexionLog, read_reflexion
@@ -21,6 +23,7 @@ from ragmeter.scoring.crag.scorer import CragScorer
 from ragmeter.scoring.crag.source_lines import SourceLines, read_source_lines
 from ragmeter.scoring.crag.stemmed import stems_as_gold_words
 from ragmeter.scoring.crag.truncate import Truncator
+from ragmeter.scoring.normalize import math_letters_as_plain
 
 
 @pytest.fixture(scope="module")
@@ -306,3 +309,41 @@ def test_a_stemmed_span_is_read_in_the_gold_words() -> None:
     assert stems_as_gold_words("ten", ["tennis"]) == "ten"
     assert stems_as_gold_words("Treati of Ghent", gold) == "Treati of Ghent"
     assert stems_as_gold_words("the treaty of ghent", gold) == "the treaty of ghent"
+
+
+def test_a_julia_struct_shown_positionally_is_read_by_its_values() -> None:
+    shown = 'AnswerCard("April 22, 2021", String[], [2, 4], 0.95, nothing)'
+    assert julia_show_fields(shown) == {
+        "answer": "April 22, 2021",
+        "items": [],
+        "docs": [2, 4],
+        "confidence": "0.95",
+        "caveat": None,
+    }
+    listed = 'AnswerCard(nothing, ["Maddie Quaile", "Oskar Brandvold"], [3], 0.9, nothing)'
+    assert julia_show_fields(listed)["items"] == ["Maddie Quaile", "Oskar Brandvold"]  # type: ignore[index]
+    escaped = 'AnswerCard("\\$86 million", String[], [1], 0.9, nothing)'
+    assert julia_show_fields(escaped)["answer"] == "$86 million"  # type: ignore[index]
+    # Any other call is no Julia show.
+    assert julia_show_fields('Answer("Paris", 0.9)') is None
+
+
+def test_a_julia_struct_declines_and_doubts_as_its_fields_say(scorer: CragScorer) -> None:
+    declined = 'AnswerCard(nothing, String[], Int64[], 0.0, "no document gives its market cap")'
+    assert rules_label(scorer, "1983700", declined, "what is its market cap?") == (
+        "missing",
+        "refusal",
+    )
+    sure = 'AnswerCard("April 22, 2021", String[], [2, 4], 0.95, nothing)'
+    assert rules_label(scorer, "4/22/21", sure, "when did it reopen?")[0] == "correct"
+    unsure = 'AnswerCard("April 22, 2021", String[], [2], 0.7, "computed")'
+    assert rules_label(scorer, "4/22/21", unsure, "when did it reopen?") == ("incorrect", "hedge")
+
+
+def test_styled_unicode_letters_are_read_plain(scorer: CragScorer) -> None:
+    post = "🎬 Pitch Perfect hit theaters on 𝗦𝗲𝗽𝘁𝗲𝗺𝗯𝗲𝗿 𝟮𝟴, 𝟮𝟬𝟭𝟮\n\n#Movies"
+    assert (
+        math_letters_as_plain(post)
+        == "🎬 Pitch Perfect hit theaters on September 28, 2012\n\n#Movies"
+    )
+    assert rules_label(scorer, "9/28/12", post, "when was it released?")[0] == "correct"

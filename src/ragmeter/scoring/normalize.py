@@ -936,14 +936,26 @@ def without_terminal_codes(text: str) -> str:
     return _TERMINAL_CODE.sub("", text)
 
 
+# "𝗔𝗽𝗿𝗶𝗹 𝟮𝟮, 𝟮𝟬𝟮𝟭": letters and digits of Unicode's mathematical alphabets, which apps
+# use for bold and italic where Markdown is not rendered.
+_MATH_ALPHANUMERIC = re.compile("[\U0001d400-\U0001d7ff]+")
+
+
+def math_letters_as_plain(text: str) -> str:
+    """``text`` with mathematical bold, italic and other styled letters and digits written
+    plain ("𝗔𝗽𝗿𝗶𝗹 𝟮𝟮" is "April 22")."""
+    return _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+
+
 def as_written(text: str) -> str:
-    """``text`` as its system meant it, before any reading: a terminal's colour codes
-    removed, a form-encoded value, a printed bytes literal and byte-level BPE symbols
-    decoded, a JSON string's escapes and a chat app's Markdown escapes undone, UTF-8 read as
-    cp1252 repaired, Penn-Treebank tokens joined, a "【Answer】X【Basis】Y" template as "Y
-    Answer: X", a list's deleted spaces put back, and one copy of a line repeated until the
-    token cap. Each step changes only text that shows its own signature."""
-    text = as_form_decoded(without_terminal_codes(text))
+    """``text`` as its system meant it, before any reading: styled Unicode letters written
+    plain, a terminal's colour codes removed, a form-encoded value, a printed bytes literal
+    and byte-level BPE symbols decoded, a JSON string's escapes and a chat app's Markdown
+    escapes undone, UTF-8 read as cp1252 repaired, Penn-Treebank tokens joined, a
+    "【Answer】X【Basis】Y" template as "Y Answer: X", a list's deleted spaces put back, and one
+    copy of a line repeated until the token cap. Each step changes only text that shows its
+    own signature."""
+    text = as_form_decoded(without_terminal_codes(math_letters_as_plain(text)))
     text = as_unescaped(as_bpe_decoded(as_bytes_decoded(text)))
     text = without_markdown_escapes(text)
     text = repaired_mojibake(as_spaced(as_detokenized(text)))

@@ -6,7 +6,7 @@ call, knowledge-graph triples, a Go struct, a Rust or Swift struct's own print, 
 record's ``show``, a pydantic model's ``str()``, a PHP array's ``print_r``, an agent run's
 printed result, a pandas DataFrame, DSPy's field markers, an R vector, a Java or C#
 record's ``toString()``, a Ruby hash's ``inspect``, a Clojure map's ``prn``, a Go service's
-logfmt line.
+logfmt line, a Julia struct's ``show``.
 `printed_fields` reads each into the fields it gives, named as a JSON object's would be
 (the answer under ``answer``), so that `ragmeter.scoring.crag.structured` reads them all as
 it reads JSON.
@@ -26,6 +26,7 @@ from typing import Any
 from ragmeter.scoring.crag.clojure_print import edn_map_fields
 from ragmeter.scoring.crag.debug_prints import debug_struct_fields
 from ragmeter.scoring.crag.haskell_show import show_record_fields
+from ragmeter.scoring.crag.julia_show import julia_show_fields
 from ragmeter.scoring.crag.logfmt import logfmt_fields
 from ragmeter.scoring.crag.model_str import model_str_fields
 from ragmeter.scoring.crag.php_print_r import print_r_fields
@@ -129,6 +130,7 @@ def printed_fields(prediction: str, *, cut_off: bool) -> dict[str, Any] | None:
         or _js_object_fields(prediction, cut_off=cut_off)
         or _ruby_hash_fields(prediction)
         or edn_map_fields(prediction)
+        or julia_show_fields(prediction)
     )
 
 
