@@ -32,7 +32,7 @@ def without_graph_trace(text: str) -> str:
     """The reply after a graph agent's printed trace, its pprint quotes read away; "" when
     the trace is all there is; ``text`` as it is when it opens with no banner."""
     lines = text.split("\n")
-    if not lines or not re.fullmatch(r"\s*---[A-Z][^\n]*---\s*", lines[0]):
+    if not re.fullmatch(r"\s*---[A-Z][^\n]*---\s*", lines[0]):
         return text
     at = 0
     while at < len(lines) and (not lines[at].strip() or _TRACE_LINE.fullmatch(lines[at])):

@@ -64,10 +64,8 @@ def _value(kind: str, raw: str) -> Any:
         return None
     if kind == "string":
         return _unescaped(raw[1:])
-    if kind == "empty":
-        return raw
-    if kind == "number":
-        return raw
+    if kind in ("empty", "number"):
+        return raw  # "String[]" says which vector is empty; a figure stays as written
     if kind == "bool":
         return raw == "true"
     inner = raw.strip("[]")
