@@ -51,6 +51,7 @@ from ragmeter.scoring.crag.printouts import (
 from ragmeter.scoring.crag.prolog_toplevel import toplevel_fields
 from ragmeter.scoring.crag.source_lines import read_source_lines
 from ragmeter.scoring.crag.tagged import parse_tagged
+from ragmeter.scoring.crag.toulmin import read_toulmin
 from ragmeter.scoring.crag.working import attended_reply, working_and_reply
 from ragmeter.scoring.refusal import match_refusal
 
@@ -242,6 +243,13 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         return StructuredReading(
             text=per_source.answer or "No answer.", answer=per_source.answer, beside="",
             alternatives=(other,) if other else (), candidates_key=per_source.other_label,
+        )  # fmt: skip
+    argument = read_toulmin(prediction, cut_off=cut_off)
+    if argument is not None:
+        # "Data: ...\nWarrant: ...\nQualifier: very likely\nClaim: X": the claim, doubted.
+        return StructuredReading(
+            text=argument.answer or "No answer.", answer=argument.answer, beside=argument.held,
+            alternatives=(), candidates_key=None, doubt=argument.doubt,
         )  # fmt: skip
     decoded = _decode(prediction)
     if decoded is None or not decoded[0]:
