@@ -24,6 +24,9 @@ RULES = Rules()
         # Python's None printed for a reply never received; the word, where the gold is none.
         ("None", ["paris"], "missing", "empty_prediction"),
         ("None", ["none"], "correct", "exact_match"),
+        # One function word alone, as a spell-corrector leaves "No": garbled, no answer.
+        ("To", ["no"], "missing", "empty_prediction"),
+        ("The.", ["paris"], "missing", "empty_prediction"),
         ("I don't know.", ["paris"], "missing", "refusal"),
         ("I don't know.", ["invalid question"], "missing", "refusal"),
         ("Paris.", ["paris"], "correct", "exact_match"),
@@ -87,6 +90,12 @@ def test_rule_outcomes(prediction: str, answers: list[str], label: str, rule: st
     out = RULES.apply(prediction, answers)
     assert out is not None
     assert (out.label, out.rule) == (label, rule)
+
+
+def test_a_function_word_in_capitals_or_as_the_gold_is_left_to_the_judges() -> None:
+    assert RULES.apply("TO", ["toronto"]) is None
+    out = RULES.apply("Or", ["or"])
+    assert out is not None and out.label == "correct"
 
 
 def test_a_premise_flag_beside_a_correction_the_gold_makes_is_left_to_the_judges() -> None:

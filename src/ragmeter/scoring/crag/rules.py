@@ -47,6 +47,10 @@ _LOST_VALUE = "nan"
 _PYTHON_NONE = "None"
 _NONE_GOLD = re.compile(r"^(?:none|no one|nobody|nothing|zero|0|never|neither|no)\b")
 _NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
+# A reply that is one function word ("To", from a spell-corrector that turned "No" into it)
+# states nothing: graders read it as garbled, no answer. ("A" may be a grade and "IN" a
+# state, so neither counts.)
+_FUNCTION_WORDS = frozenset(["to", "of", "the", "an", "and", "or", "but", "with", "by", "from"])
 
 INVALID_QUESTION = "invalid question"
 
@@ -127,6 +131,7 @@ class Rules:
                 prediction.strip() == _PYTHON_NONE
                 and not any(_NONE_GOLD.match(a.strip().lower()) for a in answers)
             )
+            or _only_function_word(prediction, answers)
         ):
             # "", "-", "?", "🤷": not a word or a figure in it.
             return RuleOutcome("missing", "empty_prediction")
@@ -266,3 +271,13 @@ _POINTS_BACK = re.compile(
     r"|the\s+above|as\s+above|see\s+above)\W*$",
     re.IGNORECASE,
 )
+
+
+def _only_function_word(prediction: str, answers: Sequence[str]) -> bool:
+    """True when the reply is one function word alone ("To."), as no gold is."""
+    word = prediction.strip().rstrip(".!?")
+    return (
+        not word.isupper()
+        and word.lower() in _FUNCTION_WORDS
+        and all(normalize_text(a) != word.lower() for a in answers)
+    )
