@@ -131,6 +131,7 @@ REFUSALS = [
     # Sources said, each of them, to be silent.
     "None of the sources I retrieved give a date of birth for Lloyd A. Simandl.",
     "None of the documents mention the 2024 capacity.",
+    "Not in the pages. None of the five pages give box office figures for *Abscond*.",
     # The question's own year, denied after "but", is no answer.
     "I can't confirm that; the pages I found mention a 1998 album but list no 2001 release.",
 ]

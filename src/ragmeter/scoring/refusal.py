@@ -81,7 +81,9 @@ _SILENT_SOURCES = re.compile(
 # "None of the sources I retrieved give a date of birth for ...", "No retrieved authority
 # addresses ...": the same, said of each.
 _NONE_OF_THE_SOURCES = re.compile(
-    r"(?<!\S)(?:none of the (?:sources|documents|passages|snippets|search results|results|evidence"
+    # "None of the five pages give ...": how many it read says nothing of the answer.
+    r"(?<!\S)(?:none of the (?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) )?"
+    r"(?:sources|documents|passages|snippets|search results|results|evidence"
     r"|excerpts|articles|pages|authorities|images|screenshots)"
     r"(?: (?:i|we) (?:retrieved|found|read|searched|checked|saw))?"
     # "No retrieved authority addresses the number of ...": a brief's way of saying it.
