@@ -200,7 +200,7 @@ def test_panel_majority(truncator: Truncator) -> None:
     scorer = CragScorer([yes, yes, no], truncator=truncator)
     s = asyncio.run(scorer.score(q("paris"), "Paris, France's capital"))
     assert s.label == "correct" and s.agreement == pytest.approx(2 / 3) and len(s.votes) == 3
-    tie = asyncio.run(CragScorer([yes, no], truncator=truncator).score(q("x"), "y"))
+    tie = asyncio.run(CragScorer([yes, no], truncator=truncator).score(q("paris"), "Lyon"))
     assert tie.label == "unscored" and "tied" in (tie.unscored_reason or "")
 
 
@@ -236,6 +236,9 @@ def test_a_guess_beside_a_refusal_is_judged(truncator: Truncator) -> None:
     assert asyncio.run(scorer.score(price, bound)).label == "missing"
     s = asyncio.run(scorer.score(price, "I don't have real-time data for PPG."))
     assert (s.label, s.rule) == ("missing", "refusal")
+    # What the sources hold instead, named as the nearest, is no guess either.
+    nearest = "Not in the pages. The nearest is its previous close, about $139 (`pages/2.html:1`)."
+    assert asyncio.run(scorer.score(price, nearest)).label == "missing"
 
 
 def test_a_decline_that_goes_on_to_a_false_premise_is_the_judges(truncator: Truncator) -> None:

@@ -132,6 +132,12 @@ REFUSALS = [
     "None of the sources I retrieved give a date of birth for Lloyd A. Simandl.",
     "None of the documents mention the 2024 capacity.",
     "Not in the pages. None of the five pages give box office figures for *Abscond*.",
+    # What the sources hold instead, named as not being what was asked.
+    "None of the five pages give a technology-sector total for 2022. The nearest is global "
+    "venture funding of about $445 billion across all sectors (`pages/2.html:1`).",
+    "Not in the pages. `pages/3.html:214` gives only global M&A of about $2.5 trillion.",
+    "None of the pages mention a premiere date; `pages/1.html:1` gives only the year, 2001.",
+    "The provided text only gives the previous close, $13.46.",
     # The question's own year, denied after "but", is no answer.
     "I can't confirm that; the pages I found mention a 1998 album but list no 2001 release.",
 ]
@@ -144,6 +150,10 @@ ANSWERS = [
     "Yes. It kept that title; I couldn't find a different original one.",  # a verdict first
     "None: I couldn't find any animated film from those years with both of them.",
     "My searches turned up Paris.",
+    # The nearest thing named with no decline, or after an answer, is no decline.
+    "The closest example is Alaska's Permanent Fund Dividend.",
+    "It was 2001. The nearest rival film came out in 2002.",
+    "It only has three seasons.",
     # Not knowing of another, after the answer, says there is none.
     "The Ant Bully was released under its original title. I'm not aware of a different one.",
     "Not found in stores until 2019; it was released online in 2018.",

@@ -26,7 +26,7 @@ RULES = Rules()
         ("None", ["none"], "correct", "exact_match"),
         # One function word alone, as a spell-corrector leaves "No": garbled, no answer.
         ("To", ["no"], "missing", "empty_prediction"),
-        ("The.", ["paris"], "missing", "empty_prediction"),
+        ("Of.", ["paris"], "missing", "empty_prediction"),
         ("I don't know.", ["paris"], "missing", "refusal"),
         ("I don't know.", ["invalid question"], "missing", "refusal"),
         ("Paris.", ["paris"], "correct", "exact_match"),
@@ -94,6 +94,7 @@ def test_rule_outcomes(prediction: str, answers: list[str], label: str, rule: st
 
 def test_a_function_word_in_capitals_or_as_the_gold_is_left_to_the_judges() -> None:
     assert RULES.apply("TO", ["toronto"]) is None
+    assert RULES.apply("The", ["paris"]) is None  # a reply cut after "Answer: The"
     out = RULES.apply("Or", ["or"])
     assert out is not None and out.label == "correct"
 

@@ -19,6 +19,7 @@ from ragmeter.scoring.phrases import PhraseMatch, PhraseSet, builtin_phrase_file
 
 __all__ = [
     "COVERS_ONLY_TOPICS",
+    "NAMES_ONLY_A_SUBSTITUTE",
     "RefusalDetector",
     "RefusalMatch",
     "covers_only_topics",
@@ -187,13 +188,36 @@ _FURTHER_CLAUSE = re.compile(r";|\b(?:but|however|although|though|while|yet|wher
 COVERS_ONLY_TOPICS = "says only what its sources cover"
 
 
+# "The nearest is global venture funding of about $445 billion across all sectors.", "`pages/
+# 3.html:214` gives only global M&A for 2023.", "The provided text only gives his birth
+# year, 1948.": what the sources hold in place of the fact asked, offered as not being it.
+# ("It only has three seasons" answers: the sources must be the subject.)
+_NEAREST = re.compile(
+    r"\W*(?:the\s+)?(?:nearest|closest)\b(?:\s+[\w-]+){0,3}?\s+(?:is|was|are|were)\s",
+    re.IGNORECASE,
+)
+_HOLD_ONLY = re.compile(
+    r"\W*(?:(?:the\s+|these\s+)?(?:retrieved\s+|provided\s+)?(?:text|context|documents?"
+    r"|sources?|passages?|pages?|excerpts?)|`[^`\n]+`|document\s+\d+)\s+"
+    r"(?:only\s+(?:gives?|lists?|shows?|has|have|mentions?|states?|covers?)"
+    r"|(?:gives?|lists?|shows?|mentions?|states?|covers?)\s+only)\s",
+    re.IGNORECASE,
+)
+NAMES_ONLY_A_SUBSTITUTE = "declines, and names only what is nearest instead"
+
+
 def covers_only_topics(text: str) -> bool:
     """True when every sentence of ``text`` says what its sources cover ("The text covers the
     cast and its release by October Films."): it states nothing of the world."""
     sentences = [s for s in _SENTENCE_BREAK.split(text.strip()) if s.strip()]
     return bool(sentences) and all(
-        _SOURCES_COVER.match(s) and not _FURTHER_CLAUSE.search(s) for s in sentences
+        (_SOURCES_COVER.match(s) or _HOLD_ONLY.match(s)) and not _FURTHER_CLAUSE.search(s)
+        for s in sentences
     )
+
+
+def _parts(text: str) -> list[str]:
+    return [p for s in _SENTENCE_BREAK.split(text.strip()) for p in s.split(";") if p.strip()]
 
 
 class RefusalDetector:
@@ -222,6 +246,16 @@ class RefusalDetector:
             return None
         if covers_only_topics(text):
             return RefusalMatch(phrase=COVERS_ONLY_TOPICS, whole=True)
+        parts = _parts(text)
+        if (
+            len(parts) > 1
+            and all(_NEAREST.match(p) or _HOLD_ONLY.match(p) for p in parts[1:])
+            and self.match(parts[0]) is not None
+        ):
+            # "Not in the pages. The nearest is the discography listing Vultures 1 as released
+            # February 10, 2024": the decline stands; what it names instead is not offered as
+            # the answer, so its figures are no guess.
+            return RefusalMatch(phrase=NAMES_ONLY_A_SUBSTITUTE, whole=False)
         found = self.phrases.search_normalized(norm)
         unlisted = found is None
         found = found or _declined_in_own_words(norm)

@@ -49,8 +49,8 @@ _NONE_GOLD = re.compile(r"^(?:none|no one|nobody|nothing|zero|0|never|neither|no
 _NEITHER = re.compile(r"^\W*neither\b", re.IGNORECASE)
 # A reply that is one function word ("To", from a spell-corrector that turned "No" into it)
 # states nothing: graders read it as garbled, no answer. ("A" may be a grade and "IN" a
-# state, so neither counts.)
-_FUNCTION_WORDS = frozenset(["to", "of", "the", "an", "and", "or", "but", "with", "by", "from"])
+# state, and "The" is where a reply cut after "Answer:" begins, so none of them counts.)
+_FUNCTION_WORDS = frozenset(["to", "of", "and", "or", "but", "with", "by", "from"])
 
 INVALID_QUESTION = "invalid question"
 

@@ -120,7 +120,7 @@ from ragmeter.scoring.normalize import (
     strip_markup,
     without_chat,
 )
-from ragmeter.scoring.refusal import COVERS_ONLY_TOPICS
+from ragmeter.scoring.refusal import COVERS_ONLY_TOPICS, NAMES_ONLY_A_SUBSTITUTE
 from ragmeter.types import Question
 
 __all__ = [
@@ -556,7 +556,7 @@ class CragScorer:
             # its revenue of $962 million").
             if outcome is not None
             and outcome.rule == "refusal"
-            and outcome.detail not in (ASKS_BACK, COVERS_ONLY_TOPICS)
+            and outcome.detail not in (ASKS_BACK, COVERS_ONLY_TOPICS, NAMES_ONLY_A_SUBSTITUTE)
             # An output whose answer field is empty answers nothing: the figures of its
             # caveat ("based on daily closes from October 2") are no guess it offers.
             and not (structured is not None and not structured.answer)
