@@ -175,7 +175,7 @@ def test_diagnose_a_run_folder_written_before_diagnosis_existed(
     _run_spec(
         f"""\
 name: user-rag
-data: {{path: {crag_sample}}}
+data: {{path: {crag_sample}, limit: 3}}
 pipeline: {{name: callable, options: {{target: "{USERDEFS}:snippet_with_evidence"}}}}
 scoring: {{judge: null}}
 """,
@@ -202,7 +202,8 @@ scoring: {{judge: null}}
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "where the points went (9 questions)" in done.stdout
     results = json.loads((out / "results.json").read_text())
-    assert results["diagnosis"]["n"] == results["n_scored"] == 9
+    scored = results["n_scored"]
+    assert f"where the points went ({scored} questions)" in done.stdout
+    assert results["diagnosis"]["n"] == scored > 0
     assert results["n"] == old["n"] and results["score"] == old["score"]

@@ -84,9 +84,11 @@ def test_judge_check_suite_errors(crag_validation: Path) -> None:
     assert "Traceback" not in res.stderr
     res = run_cli("judge-check", "--judge", "rules", mirror=mirror)
     assert res.returncode == 2 and "--suite" in res.stderr
+    # The test split is the small one: the option is checked at the entry point quickly.
     res = run_cli(
-        "judge-check", "--suite", "real", "--split", "dev", "--judge", "rules", "--json",
+        "judge-check", "--suite", "real", "--split", "test", "--judge", "rules", "--json",
         mirror=mirror,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
-    assert 0 < json.loads(res.stdout)["n"] < len(read_cases(suite_path("real")))
+    test_cases = [c for c in read_cases(suite_path("real")) if c.split == "test"]
+    assert json.loads(res.stdout)["n"] == len(test_cases) > 0
