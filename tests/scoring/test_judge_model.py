@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_helpers import run_cli
+from ragmeter.scoring.meta.judge_check import suite_path
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "src" / "ragmeter" / "scoring" / "meta" / "data" / "crag_constructed_cases.jsonl"
@@ -113,21 +115,6 @@ def test_score_with_local_judge(crag_validation: Path, tmp_path: Path) -> None:
     assert not any("overruled" in w for w in results["warnings"])
 
 
-def test_adversarial_suite_with_the_local_judge(crag_validation: Path, tmp_path: Path) -> None:
-    """Answers written to game the judge fail, and controls with the same words pass."""
-    res = run_cli(
-        "judge-check", "--suite", "adversarial", "--judge", "local", "--json",
-        "--cache-path", str(tmp_path / "responses.sqlite3"),
-        mirror=crag_validation.parents[1],
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    out = json.loads(res.stdout)
-    assert out["n"] >= 200
-    assert out["accuracy"] >= 0.98, out
-    low = {k: v for k, v in out["by_kind"].items() if v < 0.95}
-    assert not low, out
-
-
 LONG_CASES = [
     # Long answers with extra true detail, a wrong name in the same frame, and one that
     # names the gold only to reject it: the second look must not turn that into a pass.
@@ -146,25 +133,61 @@ LONG_CASES = [
 ]  # fmt: skip
 
 
-def test_long_answers_with_the_local_judge(crag_validation: Path, tmp_path: Path) -> None:
-    """Long answers: the detail does not sink a right answer, nor lift a wrong one."""
-    cases = tmp_path / "long.jsonl"
-    rows = [
-        {"query": q, "answer": g, "alt_ans": [], "prediction": p, "expected": e, "kind": e}
+@pytest.fixture(scope="module")
+def hard_cases_judged(
+    crag_validation: Path, tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The adversarial suite and the long answers with their samples, judged in one run of
+    the local judge (the model reads each prompt's long fixed start once, not once a run)."""
+    adversarial = [
+        json.loads(x) for x in suite_path("adversarial").read_text(encoding="utf-8").splitlines()
+    ]
+    long = [
+        {"query": q, "answer": g, "alt_ans": [], "prediction": p, "expected": e, "kind": "long"}
         for q, g, e, p in LONG_CASES
     ]
+    rows = adversarial + long
+    folder = tmp_path_factory.mktemp("hard")
+    cases = folder / "cases.jsonl"
     cases.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    samples = tmp_path / "s.jsonl"
+    samples = folder / "s.jsonl"
     res = run_cli(
         "judge-check", "--cases", str(cases), "--judge", "local", "--json",
-        "--cache-path", str(tmp_path / "responses.sqlite3"), "--samples", str(samples),
+        "--cache-path", str(folder / "responses.sqlite3"), "--samples", str(samples),
         mirror=crag_validation.parents[1],
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
-    out = json.loads(res.stdout)
-    assert out["accuracy"] == 1.0, out
-    scored = [json.loads(x) for x in samples.read_text().splitlines()]
-    for row, sample in zip(rows, scored, strict=True):
+    scored = [json.loads(x) for x in samples.read_text(encoding="utf-8").splitlines()]
+    return list(zip(rows, scored, strict=True))
+
+
+def _wrong(row: dict[str, Any], sample: dict[str, Any]) -> bool:
+    return bool(row["expected"] != sample["label"])
+
+
+def test_adversarial_suite_with_the_local_judge(
+    hard_cases_judged: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> None:
+    """Answers written to game the judge fail, and controls with the same words pass."""
+    judged = [(r, s) for r, s in hard_cases_judged if r["kind"] != "long"]
+    assert len(judged) >= 200
+    missed = [(r["kind"], r["prediction"][:80], s["label"]) for r, s in judged if _wrong(r, s)]
+    assert len(missed) <= 0.02 * len(judged), missed
+    by_kind: dict[str, list[bool]] = {}
+    for r, s in judged:
+        by_kind.setdefault(r["kind"], []).append(not _wrong(r, s))
+    low = {k: sum(v) / len(v) for k, v in by_kind.items() if sum(v) / len(v) < 0.95}
+    assert not low, low
+
+
+def test_long_answers_with_the_local_judge(
+    hard_cases_judged: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> None:
+    """Long answers: the detail does not sink a right answer, nor lift a wrong one."""
+    judged = [(r, s) for r, s in hard_cases_judged if r["kind"] == "long"]
+    assert len(judged) == len(LONG_CASES)
+    for row, sample in judged:
+        assert sample["label"] == row["expected"], (row["prediction"], sample)
         for check in (c for v in sample["votes"] for c in v["checks"]):
             short = check["prediction_answer"]
             # A short answer the second look used is the prediction's own words.
