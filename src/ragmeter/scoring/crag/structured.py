@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmeter.scoring.crag.checklist import read_checklist
 from ragmeter.scoring.crag.confidence import read_confidence
 from ragmeter.scoring.crag.http_response import HttpResponse, read_http_response
 from ragmeter.scoring.crag.printouts import (
@@ -250,6 +251,18 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         return StructuredReading(
             text=argument.answer or "No answer.", answer=argument.answer, beside=argument.held,
             alternatives=(), candidates_key=None, doubt=argument.doubt,
+        )  # fmt: skip
+    checked = read_checklist(prediction, cut_off=cut_off)
+    if checked is not None:
+        # "- [x] Value stated: ...\n\n**Verified:** July 21, 2022": the verdict line, or the
+        # value check where the cut fell before it.
+        if checked.premise_false:
+            text = " ".join(p for p in ["The premise is false.", _sentence(checked.answer)] if p)
+        else:
+            text = checked.answer or "No answer."
+        return StructuredReading(
+            text=text, answer=checked.answer, beside=checked.reason, alternatives=(),
+            candidates_key=None,
         )  # fmt: skip
     decoded = _decode(prediction)
     if decoded is None or not decoded[0]:
