@@ -7,9 +7,10 @@ Rephrase-and-Respond ("Rephrased question: ..." over "Response: ..."), IBM Grani
 then "Answer:"), Step-Back prompting
 ("Step-back question:", "Step-back answer:", "Final answer:") and Gemini's thought summaries
 submitted with the reply ("**Pinpointing the Date**" over "I'm focusing on ...") each say
-where the working ends and the reply begins. `working_and_reply` splits them there; the
-structured reader reads the reply, or, where CRAG's 75-token cut fell before it, the
-working as all the text states.
+where the working ends and the reply begins; DeepSeek-R1's untagged reasoning, saved in place
+of its reply ("Okay, let's see. The user is asking ..."), is working throughout.
+`working_and_reply` splits them there; the structured reader reads the reply, or, where
+CRAG's 75-token cut fell before it, the working as all the text states.
 """
 
 from __future__ import annotations
@@ -83,6 +84,18 @@ def _thoughts_then_reply(prediction: str) -> tuple[str, str] | None:
     return " ".join(t for t in thoughts if t), prediction[at:].strip()
 
 
+# DeepSeek-R1's reasoning saved in place of its reply (``message.reasoning_content``), with no
+# tags: it opens the way R1 opens its thinking ("Okay, let's see. The user is asking ...",
+# "Alright, so I need to figure out ..."). Cut by the 75-token limit, it is thinking cut
+# before the conclusion it was working towards.
+_UNTAGGED_THINKING = re.compile(
+    r"\s*(?:okay|alright|all right|ok|hmm)[,.!]?\s+(?:so[,]?\s+)?(?:let's\s+see\b|let\s+me\s+"
+    r"(?:think|see|figure|check)\b|i\s+(?:need|have)\s+to\b|the\s+user\s+(?:is\s+asking|wants"
+    r"|asked|is\s+wondering)\b)",
+    re.IGNORECASE,
+)
+
+
 def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | None:
     """The working an output writes before its reply under a label of its format, and the
     reply ("" when the cut fell before it, or inside the one sentence a step-back or a
@@ -96,6 +109,8 @@ def working_and_reply(prediction: str, *, cut_off: bool) -> tuple[str, str] | No
     )
     if m is not None:
         return (m.group("working") or "").strip(), (m.group("reply") or "").strip()
+    if cut_off and _UNTAGGED_THINKING.match(prediction):
+        return prediction.strip(), ""
     found = _thoughts_then_reply(prediction)
     if found is None:
         m = _STEP_BACK.fullmatch(prediction)
