@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmeter.scoring.crag.accumulated import accumulated_answers
 from ragmeter.scoring.crag.checklist import read_checklist
 from ragmeter.scoring.crag.confidence import read_confidence
 from ragmeter.scoring.crag.http_response import HttpResponse, read_http_response
@@ -251,6 +252,15 @@ def read_structured(prediction: str, *, cut_off: bool = False) -> StructuredRead
         return StructuredReading(
             text=argument.answer or "No answer.", answer=argument.answer, beside=argument.held,
             alternatives=(), candidates_key=None, doubt=argument.doubt,
+        )  # fmt: skip
+    accumulated = accumulated_answers(prediction)
+    if accumulated is not None:
+        # "Response 1: X\n---...\nResponse 2: The context does not provide ...": the answers
+        # the chunks gave, their declines set aside.
+        text = " ".join(_sentence(a) for a in accumulated)
+        return StructuredReading(
+            text=text or "No answer.", answer=text, beside="", alternatives=(),
+            candidates_key=None,
         )  # fmt: skip
     checked = read_checklist(prediction, cut_off=cut_off)
     if checked is not None:
