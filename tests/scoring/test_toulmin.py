@@ -58,6 +58,7 @@ def test_other_text_is_no_argument() -> None:
     assert read_toulmin("Data: Y\nAnswer: X", cut_off=False) is None
     assert read_toulmin("Data: Y\nData: Z", cut_off=False) is None
     assert read_toulmin("The data: Y\nClaim: X", cut_off=False) is None
+    assert read_toulmin("Dat", cut_off=True) is None  # no labelled line before the cut
 
 
 @pytest.mark.parametrize(

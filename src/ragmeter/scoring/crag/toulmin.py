@@ -82,7 +82,7 @@ def read_toulmin(text: str, *, cut_off: bool) -> ToulminArgument | None:
             return None
         parts[label] = m.group("value").strip()
         last_label = label
-    if len(parts) < 2 and not cut_off:
+    if not parts or (len(parts) < 2 and not cut_off):
         return None
     data = next(parts[label] for label in _OPENING if label in parts)
     qualifier = parts.get("qualifier", "")
