@@ -18,7 +18,8 @@ __all__ = ["accumulated_answers"]
 _FIRST = re.compile(r"\s*Response 1:\s*")
 # The hyphen line between responses, and the next label (cut part-way, or not yet written).
 _NEXT = re.compile(r"\n\s*-{3,}\s*(?:\n\s*(?:Response \d+:\s*|[A-Za-z ]*$)|$)")
-_EMPTY = re.compile(r"\s*(?:empty response)?\W*", re.IGNORECASE)
+# A part with no word in it (after the last hyphen line); "Empty Response" is a listed decline.
+_WORDLESS = re.compile(r"\W*")
 # "The context says the bridge closed in April 2021, but it does not say when it reopened.":
 # a related fact from a chunk without the answer, with a note of what it lacks.
 _LACKS = re.compile(
@@ -38,5 +39,5 @@ def accumulated_answers(text: str) -> list[str] | None:
     return [
         p.strip()
         for p in parts
-        if not _EMPTY.fullmatch(p) and match_refusal(p.strip()) is None and not _LACKS.search(p)
+        if not _WORDLESS.fullmatch(p) and match_refusal(p.strip()) is None and not _LACKS.search(p)
     ]
